@@ -1,0 +1,108 @@
+// swift-tools-version: 6.1
+//
+// The Concord package. The module layout follows DESIGN.md: a pure core (`Concord`), its test
+// support (`ConcordTesting`), the log, the wire protocol, the daemon runtime, the client, the
+// Workspace app, and two thin executables (`concordd` in daemon/, `concord` in cli/).
+import PackageDescription
+
+let package = Package(
+  name: "Concord",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "Concord", targets: ["Concord"]),
+    .library(name: "ConcordTesting", targets: ["ConcordTesting"]),
+    .library(name: "ConcordLog", targets: ["ConcordLog"]),
+    .library(name: "ConcordWire", targets: ["ConcordWire"]),
+    .library(name: "ConcordServer", targets: ["ConcordServer"]),
+    .library(name: "ConcordClient", targets: ["ConcordClient"]),
+    .library(name: "Workspace", targets: ["Workspace"]),
+    .executable(name: "concordd", targets: ["concordd"]),
+    .executable(name: "concord", targets: ["concord"]),
+    .executable(name: "concord-example", targets: ["CounterApp"]),
+    .executable(name: "concord-bench", targets: ["ConcordBenchmarks"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+  ],
+  targets: [
+    // The core: reducers, effects, the Store actor, composition, automata, history. No I/O.
+    .target(
+      name: "Concord",
+      dependencies: [
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
+    // Exhaustive testing of features built on the core.
+    .target(
+      name: "ConcordTesting",
+      dependencies: [
+        "Concord",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
+    .systemLibrary(
+      name: "CSodium",
+      pkgConfig: "libsodium",
+      providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
+    ),
+    .target(name: "ConcordLog", dependencies: ["CSodium"]),
+    .target(name: "ConcordWire"),
+    .target(name: "ConcordServer", dependencies: ["Concord", "ConcordWire", "ConcordLog"]),
+    .target(name: "ConcordClient", dependencies: ["Concord", "ConcordWire"]),
+    .target(name: "Workspace", dependencies: ["Concord"]),
+    .executableTarget(
+      name: "concordd",
+      dependencies: [
+        "ConcordServer",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "daemon"
+    ),
+    .executableTarget(
+      name: "concord",
+      dependencies: [
+        "ConcordClient",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "cli"
+    ),
+    // A small composed app that runs in the terminal: the README's first command.
+    .executableTarget(
+      name: "CounterApp",
+      dependencies: ["Concord"],
+      path: "Examples/CounterApp"
+    ),
+    // Throughput benchmarks of the core against plain-actor baselines (run on demand).
+    .executableTarget(
+      name: "ConcordBenchmarks",
+      dependencies: ["Concord"],
+      path: "Benchmarks/ConcordBenchmarks"
+    ),
+    .testTarget(
+      name: "ConcordTests",
+      dependencies: [
+        "Concord",
+        "ConcordTesting",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]
+    ),
+    .testTarget(
+      name: "ConcordTestingTests",
+      dependencies: [
+        "Concord",
+        "ConcordTesting",
+        "CounterApp",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]
+    ),
+  ]
+)

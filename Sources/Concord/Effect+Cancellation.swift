@@ -1,0 +1,31 @@
+extension Effect {
+  /// Marks this effect as cancellable by `id`.
+  ///
+  /// With `cancelInFlight`, starting this effect first cancels every running effect of the same
+  /// id: the usual way to write "only the latest request counts".
+  ///
+  /// ```swift
+  /// case let .searchChanged(query):
+  ///   return .run { send in
+  ///     await send(.results(try await environment.search(query)))
+  ///   }
+  ///   .cancellable(id: "search", cancelInFlight: true)
+  /// ```
+  public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
+    switch operation {
+    case .none, .refuse: return self
+    default: return Effect(.cancellable(EffectID(id), cancelInFlight: cancelInFlight, self))
+    }
+  }
+
+  /// Cancels every running effect marked with `id`. Actions they send afterwards are dropped.
+  public static func cancel(id: some Hashable & Sendable) -> Effect {
+    Effect(.cancel([EffectID(id)]))
+  }
+
+  /// Cancels every running effect marked with any of `ids`.
+  public static func cancel(ids: some Sequence<some Hashable & Sendable>) -> Effect {
+    let ids = ids.map { EffectID($0) }
+    return ids.isEmpty ? .none : Effect(.cancel(ids))
+  }
+}

@@ -1,0 +1,111 @@
+/// A state with the steps that led to it: the value of ``Reducer/history(maxDepth:records:)``.
+///
+/// `past` holds earlier states (oldest first), `future` the states undone (nearest first).
+/// `timeline` lists them all in order; ``HistoryAction/jump(to:)`` moves to any of them.
+public struct History<State> {
+  /// The state now.
+  public internal(set) var present: State
+  /// Earlier states, oldest first.
+  public internal(set) var past: [State]
+  /// Undone states, the next one to redo first.
+  public internal(set) var future: [State]
+  /// How many past states are kept; the oldest are forgotten beyond it.
+  public let maxDepth: Int
+
+  public init(_ present: State, maxDepth: Int = 100) {
+    self.present = present
+    self.past = []
+    self.future = []
+    self.maxDepth = max(1, maxDepth)
+  }
+
+  /// Every kept state in order: the past, the present, then the future.
+  public var timeline: [State] { past + [present] + future }
+  /// Where the present is in ``timeline``.
+  public var currentStep: Int { past.count }
+  public var canUndo: Bool { !past.isEmpty }
+  public var canRedo: Bool { !future.isEmpty }
+
+  mutating func record(_ next: State) {
+    past.append(present)
+    if past.count > maxDepth { past.removeFirst(past.count - maxDepth) }
+    present = next
+    future.removeAll()
+  }
+}
+
+extension History: Equatable where State: Equatable {}
+extension History: Hashable where State: Hashable {}
+extension History: Sendable where State: Sendable {}
+extension History: Codable where State: Codable {}
+
+/// The actions of a reducer with history: the reducer's own actions, and moves through time.
+public enum HistoryAction<Action: Sendable>: Sendable {
+  /// An action of the underlying reducer.
+  case action(Action)
+  /// Back one step.
+  case undo
+  /// Forward one step.
+  case redo
+  /// To the step at this index of ``History/timeline``.
+  case jump(to: Int)
+}
+
+extension HistoryAction: Equatable where Action: Equatable {}
+extension HistoryAction: Hashable where Action: Hashable {}
+extension HistoryAction: Codable where Action: Codable {}
+
+extension Reducer {
+  /// This reducer with undo, redo and jump-to-step (time travel), keeping at most `maxDepth` past
+  /// states.
+  ///
+  /// Each applied action for which `records` is true becomes a step; other actions change the
+  /// present without one. Undoing with nothing to undo, redoing with nothing to redo, or jumping
+  /// outside the timeline is refused. Moving through time runs no effects.
+  ///
+  /// ```swift
+  /// let editor = text.history(maxDepth: 50)
+  /// let store = Store(initialState: History(Text()), reducer: editor, environment: ())
+  /// await store.send(.action(.type("hello")))
+  /// await store.send(.undo)
+  /// ```
+  public func history(
+    maxDepth: Int = 100,
+    records: @escaping @Sendable (Action) -> Bool = { _ in true }
+  ) -> Reducer<History<State>, HistoryAction<Action>, Environment> {
+    let run = self.run
+    return Reducer<History<State>, HistoryAction<Action>, Environment> { history, action, environment in
+      switch action {
+      case let .action(action):
+        var next = history.present
+        let effect = run(&next, action, environment)
+        if effect.refusal != nil { return effect.map { .action($0) } }
+        if records(action) {
+          history.record(next)
+        } else {
+          history.present = next
+        }
+        return effect.map { .action($0) }
+      case .undo:
+        guard let previous = history.past.popLast() else { return .refuse("Nothing to undo") }
+        history.future.insert(history.present, at: 0)
+        history.present = previous
+        return .none
+      case .redo:
+        guard !history.future.isEmpty else { return .refuse("Nothing to redo") }
+        history.past.append(history.present)
+        history.present = history.future.removeFirst()
+        return .none
+      case let .jump(to: step):
+        let timeline = history.timeline
+        guard timeline.indices.contains(step) else {
+          return .refuse("There is no step \(step); the history has steps 0 to \(timeline.count - 1)")
+        }
+        history.past = Array(timeline[..<step])
+        history.present = timeline[step]
+        history.future = Array(timeline[(step + 1)...])
+        return .none
+      }
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import CasePaths
+
+/// A derived child store: a *view* of a part of a parent store's state and actions.
+///
+/// A scoped store holds no state of its own. Reading it reads the root store through the scope's
+/// projection; sending to it embeds the action in the root's actions and sends it to the root. So
+/// there is one source of truth, nothing to copy, and no action that could be lost between
+/// stores.
+///
+/// ```swift
+/// let settings = store.scope(state: \.settings, action: \.settings)
+/// await settings.send(.toggleDarkMode)
+/// for await dark in await settings.observe(\.isDarkMode) { apply(dark) }
+/// ```
+public struct ScopedStore<State: Sendable, Action: Sendable>: Sendable {
+  let view: StoreView<State, Action>
+
+  /// The current state of this scope, read from the root store.
+  public var state: State {
+    get async { await view.currentState() }
+  }
+
+  /// Sends `action`, embedded in the root's actions, to the root store.
+  @discardableResult
+  public func send(_ action: Action) async -> StoreTask {
+    await view.send(action)
+  }
+
+  /// The values of `project(state)` of this scope, each time they change.
+  public func observe<Value: Equatable & Sendable>(
+    _ project: @escaping @Sendable (State) -> Value,
+    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1)
+  ) async -> AsyncStream<Value> {
+    await view.observe(project, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// ``observe(_:bufferingPolicy:)`` through a key path.
+  public func observe<Value: Equatable & Sendable>(
+    _ keyPath: KeyPath<State, Value> & Sendable,
+    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1)
+  ) async -> AsyncStream<Value> {
+    await view.observe({ $0[keyPath: keyPath] }, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Every distinct state of this scope.
+  public func states(
+    bufferingPolicy: AsyncStream<State>.Continuation.BufferingPolicy = .bufferingNewest(1)
+  ) async -> AsyncStream<State> where State: Equatable {
+    await view.observe({ $0 }, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// A store of a part of this scope.
+  public func scope<ChildState: Sendable, ChildAction: Sendable>(
+    state toChildState: KeyPath<State, ChildState> & Sendable,
+    action toChildAction: CaseKeyPath<Action, ChildAction>
+  ) -> ScopedStore<ChildState, ChildAction> {
+    let casePath = AnyCasePath(toChildAction)
+    return scope(state: { $0[keyPath: toChildState] }, action: { casePath.embed($0) })
+  }
+
+  /// A store of a part of this scope, given a projection and an embedding as functions.
+  public func scope<ChildState: Sendable, ChildAction: Sendable>(
+    state toChildState: @escaping @Sendable (State) -> ChildState,
+    action embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> ScopedStore<ChildState, ChildAction> {
+    ScopedStore<ChildState, ChildAction>(view: view.scope(state: toChildState, action: embed))
+  }
+}
+
+extension Store {
+  /// A derived child store of the part of the state at `toChildState`, taking the actions at the
+  /// case path `toChildAction`.
+  public nonisolated func scope<ChildState: Sendable, ChildAction: Sendable>(
+    state toChildState: KeyPath<State, ChildState> & Sendable,
+    action toChildAction: CaseKeyPath<Action, ChildAction>
+  ) -> ScopedStore<ChildState, ChildAction> {
+    let casePath = AnyCasePath(toChildAction)
+    return scope(state: { $0[keyPath: toChildState] }, action: { casePath.embed($0) })
+  }
+
+  /// A derived child store, given a projection and an embedding as functions.
+  public nonisolated func scope<ChildState: Sendable, ChildAction: Sendable>(
+    state toChildState: @escaping @Sendable (State) -> ChildState,
+    action embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> ScopedStore<ChildState, ChildAction> {
+    ScopedStore(view: RootStoreView(root: self, toState: toChildState, embed: embed))
+  }
+}
+
+/// What a scoped store sees: a projection of some root store. Subclassed once, by
+/// `RootStoreView`, so that a scoped store need not carry the root's types.
+class StoreView<State: Sendable, Action: Sendable>: @unchecked Sendable {
+  func currentState() async -> State { fatalError("abstract") }
+  func send(_ action: Action) async -> StoreTask { fatalError("abstract") }
+  func observe<Value: Equatable & Sendable>(
+    _ project: @escaping @Sendable (State) -> Value,
+    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
+  ) async -> AsyncStream<Value> { fatalError("abstract") }
+  func scope<ChildState: Sendable, ChildAction: Sendable>(
+    state toChildState: @escaping @Sendable (State) -> ChildState,
+    action embed: @escaping @Sendable (ChildAction) -> Action
+  ) -> StoreView<ChildState, ChildAction> { fatalError("abstract") }
+}
+
+/// A view straight onto the root store. Scoping a view again composes the projections and
+/// embeddings, so every scoped store, however deep, talks to the root directly.
+// Immutable after init, and everything it holds is Sendable.
+final class RootStoreView<RootState: Sendable, RootAction: Sendable, State: Sendable, Action: Sendable>:
+  StoreView<State, Action>, @unchecked Sendable
+{
+  let root: Store<RootState, RootAction>
+  let toState: @Sendable (RootState) -> State
+  let embed: @Sendable (Action) -> RootAction
+
+  init(
+    root: Store<RootState, RootAction>,
+    toState: @escaping @Sendable (RootState) -> State,
+    embed: @escaping @Sendable (Action) -> RootAction
+  ) {
+    self.root = root
+    self.toState = toState
+    self.embed = embed
+  }
+
+  override func currentState() async -> State {
+    toState(await root.state)
+  }
+
+  override func send(_ action: Action) async -> StoreTask {
+    await root.send(embed(action))
+  }
+
+  override func observe<Value: Equatable & Sendable>(
+    _ project: @escaping @Sendable (State) -> Value,
+    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
+  ) async -> AsyncStream<Value> {
+    let toState = self.toState
+    return await root.observe({ project(toState($0)) }, bufferingPolicy: bufferingPolicy)
+  }
+
+  override func scope<ChildState: Sendable, ChildAction: Sendable>(
+    state toChildState: @escaping @Sendable (State) -> ChildState,
+    action embedChild: @escaping @Sendable (ChildAction) -> Action
+  ) -> StoreView<ChildState, ChildAction> {
+    let toState = self.toState
+    let embed = self.embed
+    return RootStoreView<RootState, RootAction, ChildState, ChildAction>(
+      root: root,
+      toState: { toChildState(toState($0)) },
+      embed: { embed(embedChild($0)) }
+    )
+  }
+}

@@ -1,0 +1,196 @@
+/// The single source of truth: an actor that holds the state, reduces actions one at a time, and
+/// runs the effects they return.
+///
+/// ```swift
+/// let store = Store(initialState: Counter(), reducer: counter, environment: ())
+/// await store.send(.increment)
+/// let count = await store.state.count   // 1
+/// for await count in await store.observe(\.count) { print(count) }
+/// ```
+///
+/// **Ordering.** Actions are reduced one at a time, to completion; nothing interleaves with a
+/// reduction. Actions that a reduction feeds back with ``Effect/send(_:)`` are reduced right
+/// after it, in order, before `send` returns and before any other action. Actions sent by async
+/// effects enter like any other `send`, after the reduction that is under way.
+///
+/// **Refusals.** When the reducer refuses an action, the state is restored to exactly what it was
+/// before the action, the reduction's effects are dropped, and the reason is returned in
+/// ``StoreTask/refusal``.
+///
+/// **Cost.** A reduction that returns ``Effect/none`` starts no task and allocates nothing
+/// beyond what the reducer itself does.
+public actor Store<State: Sendable, Action: Sendable> {
+  /// The current state.
+  public private(set) var state: State
+
+  @usableFromInline
+  let reduce: @Sendable (inout State, Action) -> Effect<Action>
+  private let effects: EffectRuntime<Action>
+  // Made on first use, from the actor, so that it can hold the store weakly.
+  private lazy var deliverFromEffect: EffectRuntime<Action>.Delivery = { [weak self] action in
+    await self?.receive(fromEffect: action)
+  }
+  private var observers: [UInt64: (State) -> Void] = [:]
+  private var nextObserverID: UInt64 = 0
+  private let debug: StoreDebug?
+
+  /// Makes a store.
+  ///
+  /// - Parameters:
+  ///   - initialState: the state before any action.
+  ///   - reducer: the app's reducer, usually composed from its features'.
+  ///   - environment: what the reducer may use: clients, clocks, id generators.
+  ///   - clock: the clock that effect-queue delays wait on. Pass a test clock in tests.
+  ///   - debug: when set, each action is described with a diff of the state it changed.
+  ///   - diagnostics: receives a line for each effect error that no handler caught.
+  public init<Environment: Sendable>(
+    initialState: State,
+    reducer: Reducer<State, Action, Environment>,
+    environment: Environment,
+    clock: any Clock<Duration> = ContinuousClock(),
+    debug: StoreDebug? = nil,
+    diagnostics: @escaping @Sendable (String) -> Void = { print("concord:", $0) }
+  ) {
+    self.state = initialState
+    let run = reducer.run
+    self.reduce = { state, action in run(&state, action, environment) }
+    self.debug = debug
+    self.effects = EffectRuntime(clock: clock, diagnose: diagnostics)
+  }
+
+  /// Makes a store for a reducer that needs no environment.
+  public init(
+    initialState: State,
+    reducer: Reducer<State, Action, Void>,
+    clock: any Clock<Duration> = ContinuousClock(),
+    debug: StoreDebug? = nil
+  ) {
+    self.init(
+      initialState: initialState, reducer: reducer, environment: (), clock: clock, debug: debug)
+  }
+
+  deinit {
+    effects.cancelAll()
+  }
+
+  /// Reduces `action` and starts its effects.
+  ///
+  /// - Returns: the effects the action started (await ``StoreTask/finish()`` to wait for them)
+  ///   and the reason, if the reducer refused it.
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    let before = state
+    let effect = reduce(&state, action)
+    if let refusal = effect.refusal {
+      state = before
+      debug.map { $0.write($0.describe(action: action, before: before, after: before, refusal: refusal)) }
+      return StoreTask(refusal: refusal)
+    }
+    if effect.isNone, debug == nil {
+      if !observers.isEmpty { notifyObservers() }
+      return StoreTask()
+    }
+    return StoreTask(effects: settle(action, before: before, effect: effect))
+  }
+
+  /// How many effects this store is running: started, sleeping in a queue delay, or waiting for a
+  /// queue slot.
+  public nonisolated var runningEffectCount: Int { effects.runningCount }
+
+  /// An action from a running effect. It runs on the effect's task, so a cancelled effect's
+  /// action is dropped here, on the actor, after the cancellation has been reduced.
+  private func receive(fromEffect action: Action) {
+    guard !Task.isCancelled else { return }
+    send(action)
+  }
+
+  /// The part of `send` for reductions that returned work: starts the effects, reduces what they
+  /// fed back synchronously, and tells observers once at the end.
+  private func settle(_ action: Action, before: State, effect: Effect<Action>) -> EffectHandle {
+    debug.map { $0.write($0.describe(action: action, before: before, after: state, refusal: nil)) }
+    var feedback: [Action] = []
+    let deliver = deliverFromEffect
+    var handle = effects.start(effect, feedback: &feedback, deliver: deliver)
+    var next = 0
+    while next < feedback.count {
+      let action = feedback[next]
+      next += 1
+      let before = state
+      let effect = reduce(&state, action)
+      let refusal = effect.refusal
+      if refusal != nil { state = before }
+      debug.map { $0.write($0.describe(action: action, before: before, after: state, refusal: refusal)) }
+      if refusal == nil, !effect.isNone {
+        handle.append(contentsOf: effects.start(effect, feedback: &feedback, deliver: deliver))
+      }
+    }
+    if !observers.isEmpty { notifyObservers() }
+    return handle
+  }
+
+  // MARK: - Observation
+
+  /// The values of `project(state)`, starting with the current one, each time it changes.
+  ///
+  /// Equal consecutive values are skipped. By default the stream keeps only the newest value for a
+  /// consumer that falls behind: an observer sees the latest state, not every step to it.
+  ///
+  /// ```swift
+  /// for await count in await store.observe(\.count) { render(count) }
+  /// ```
+  public func observe<Value: Equatable & Sendable>(
+    _ project: @escaping @Sendable (State) -> Value,
+    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1)
+  ) -> AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Value.self, bufferingPolicy: bufferingPolicy)
+    var last = project(state)
+    continuation.yield(last)
+    let id = nextObserverID
+    nextObserverID += 1
+    observers[id] = { state in
+      let value = project(state)
+      if value != last {
+        last = value
+        continuation.yield(value)
+      }
+    }
+    continuation.onTermination = { [weak self] _ in
+      Task { await self?.removeObserver(id) }
+    }
+    return stream
+  }
+
+  /// ``observe(_:bufferingPolicy:)`` through a key path.
+  public func observe<Value: Equatable & Sendable>(
+    _ keyPath: KeyPath<State, Value> & Sendable,
+    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1)
+  ) -> AsyncStream<Value> {
+    observe({ $0[keyPath: keyPath] }, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// Every distinct state, starting with the current one.
+  public func states(
+    bufferingPolicy: AsyncStream<State>.Continuation.BufferingPolicy = .bufferingNewest(1)
+  ) -> AsyncStream<State> where State: Equatable {
+    observe({ $0 }, bufferingPolicy: bufferingPolicy)
+  }
+
+  /// How many observation streams are open.
+  public var observerCount: Int { observers.count }
+
+  private func notifyObservers() {
+    for observer in observers.values { observer(state) }
+  }
+
+  private func removeObserver(_ id: UInt64) {
+    observers[id] = nil
+  }
+}
+
+extension Store {
+  /// Cancels every effect this store is running.
+  public nonisolated func cancelEffects() {
+    effects.cancelAll()
+  }
+}

@@ -1,0 +1,41 @@
+/// What became of one `send`: whether the action was refused, and the effects it started.
+///
+/// Await ``finish()`` to wait until those effects are done, or ``cancel()`` them. The effects
+/// counted are those the action started, including the effects of actions it fed back
+/// synchronously with ``Effect/send(_:)``; actions that an async effect sends later get their own
+/// tasks.
+///
+/// ```swift
+/// let task = await store.send(.refresh)
+/// if let refusal = task.refusal { print("refused:", refusal) }
+/// await task.finish()
+/// ```
+public struct StoreTask: Sendable {
+  /// The effects the action started.
+  public let effects: EffectHandle
+  /// Why the action was refused, or `nil` when it was applied.
+  public let refusal: Refusal?
+
+  @inlinable
+  public init(effects: EffectHandle = EffectHandle(), refusal: Refusal? = nil) {
+    self.effects = effects
+    self.refusal = refusal
+  }
+
+  /// True when the reducer accepted the action.
+  public var wasApplied: Bool { refusal == nil }
+
+  /// Waits until every effect the action started has finished. Cancelling the waiting task
+  /// cancels those effects.
+  public func finish() async {
+    await effects.finish()
+  }
+
+  /// Cancels every effect the action started.
+  public func cancel() {
+    effects.cancel()
+  }
+
+  /// True when the action's effects were cancelled.
+  public var isCancelled: Bool { effects.isCancelled }
+}
