@@ -70,20 +70,9 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     case let .send(action):
       feedback.append(action)
     case let .run(priority, work, handler):
-      let diagnose = self.diagnose
       handle.append(
-        spawn(ids: ids, priority: priority) {
-          let send = Send(deliver)
-          do {
-            try await work(send)
-          } catch is CancellationError {
-          } catch {
-            if let handler {
-              await handler(error, send)
-            } else {
-              diagnose("An effect failed and has no error handler: \(error)")
-            }
-          }
+        spawn(ids: ids, priority: priority) { [self] in
+          await execute(work, catch: handler, deliver: deliver)
         })
     case let .merge(effects):
       for effect in effects {
@@ -112,6 +101,11 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
   /// Runs an effect to its end from inside a task: synchronous sends are delivered in order,
   /// then every task it started is awaited. Cancelling the caller cancels them.
   private func perform(_ effect: Effect<Action>, ids: [EffectID], deliver: @escaping Delivery) async {
+    // A lone operation runs on the caller's task: one task per queued effect, not two.
+    if case let .run(_, work, handler) = effect.operation {
+      await execute(work, catch: handler, deliver: deliver)
+      return
+    }
     var feedback: [Action] = []
     var handle = EffectHandle()
     start(effect, ids: ids, feedback: &feedback, handle: &handle, deliver: deliver)
@@ -120,6 +114,24 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
       await deliver(action)
     }
     await handle.finish()
+  }
+
+  private func execute(
+    _ work: @Sendable (Send<Action>) async throws -> Void,
+    catch handler: Effect<Action>.ErrorHandler?,
+    deliver: @escaping Delivery
+  ) async {
+    let send = Send(deliver)
+    do {
+      try await work(send)
+    } catch is CancellationError {
+    } catch {
+      if let handler {
+        await handler(error, send)
+      } else {
+        diagnose("An effect failed and has no error handler: \(error)")
+      }
+    }
   }
 
   // MARK: - Tasks and cancellation

@@ -207,9 +207,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       }
       let unreceived = log.received
       if !unreceived.isEmpty { location.report(Self.describeUnreceived(unreceived)) }
-    } else {
-      log.removeReceived(first: log.received.count)
     }
+    // Reported once, here, not again when the store is released.
+    skipReceivedActions()
     store.cancelEffects()
   }
 

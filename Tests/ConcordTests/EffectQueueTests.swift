@@ -1,0 +1,165 @@
+import Clocks
+import Concord
+import Testing
+
+/// Each policy of EffectQueue, driven by a test clock. Every job takes one second of clock time
+/// and then reports `done(n)`.
+@Suite struct EffectQueueTests {
+  enum Job: Equatable, Sendable {
+    case start(Int)
+    case done(Int)
+    case cancel(Int)
+  }
+
+  static func store(
+    _ queue: EffectQueue, clock: TestClock<Duration>, work: Duration = .seconds(1)
+  ) -> Store<[Int], Job> {
+    Store(
+      initialState: [],
+      reducer: Reducer<[Int], Job, Void> { finished, action, _ in
+        switch action {
+        case let .start(n):
+          return .run { send in
+            if work > .zero { try await clock.sleep(for: work) }
+            await send(.done(n))
+          }
+          .queued(in: queue)
+          .cancellable(id: n)
+        case let .done(n):
+          finished.append(n)
+          return .none
+        case let .cancel(n):
+          return .cancel(id: n)
+        }
+      },
+      environment: (),
+      clock: clock
+    )
+  }
+
+  static func start(_ jobs: ClosedRange<Int>, in store: Store<[Int], Job>) async {
+    for n in jobs { await store.send(.start(n)) }
+    await settle()
+  }
+
+  @Test func newestOneIsSwitchLatest() async {
+    let clock = TestClock()
+    let store = Self.store(EffectQueue("q", .newest(1)), clock: clock)
+    await Self.start(1...3, in: store)
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await store.state == [3] })
+    #expect(await eventually { store.runningEffectCount == 0 })
+  }
+
+  @Test func newestTwoKeepsTheTwoLatest() async {
+    let clock = TestClock()
+    let store = Self.store(EffectQueue("q", .newest(2)), clock: clock)
+    await Self.start(1...3, in: store)
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await store.state.sorted() == [2, 3] })
+  }
+
+  @Test func oldestDiscardingNewDropsNewcomersUntilASlotFrees() async {
+    let clock = TestClock()
+    let store = Self.store(EffectQueue("q", .oldestDiscardingNew(1)), clock: clock)
+    await Self.start(1...3, in: store)
+    #expect(store.runningEffectCount == 1)
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await store.state == [1] })
+    #expect(await eventually { store.runningEffectCount == 0 })
+    await Self.start(4...4, in: store)
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await store.state == [1, 4] })
+  }
+
+  @Test func oldestSuspendingNewOneIsConcat() async {
+    let clock = TestClock()
+    let store = Self.store(EffectQueue("q", .oldestSuspendingNew(1)), clock: clock)
+    await Self.start(1...3, in: store)
+    #expect(store.runningEffectCount == 3)
+    for expected in [[1], [1, 2], [1, 2, 3]] {
+      await clock.advance(by: .seconds(1))
+      #expect(await eventually { await store.state == expected })
+    }
+    #expect(await eventually { store.runningEffectCount == 0 })
+  }
+
+  @Test func oldestSuspendingNewTwoRunsTwoAtATime() async {
+    let clock = TestClock()
+    let store = Self.store(EffectQueue("q", .oldestSuspendingNew(2)), clock: clock)
+    await Self.start(1...3, in: store)
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await store.state.sorted() == [1, 2] })
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await store.state.sorted() == [1, 2, 3] })
+  }
+
+  @Test func aWaitingEffectCanBeCancelledAndTheLineMovesOn() async {
+    let clock = TestClock()
+    let store = Self.store(EffectQueue("q", .oldestSuspendingNew(1)), clock: clock)
+    await Self.start(1...3, in: store)
+    await store.send(.cancel(2))
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await store.state == [1] })
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await store.state == [1, 3] })
+    #expect(await eventually { store.runningEffectCount == 0 })
+  }
+
+  /// Debounce: newest(1) with a start delay. Only a job that sees no newer job during its delay
+  /// runs.
+  @Test func newestWithADelayDebounces() async {
+    let clock = TestClock()
+    let debounce = EffectQueue("save", .newest(1), delay: .milliseconds(500))
+    let store = Self.store(debounce, clock: clock, work: .zero)
+    await Self.start(1...1, in: store)
+    await clock.advance(by: .milliseconds(300))
+    await Self.start(2...2, in: store)
+    await clock.advance(by: .milliseconds(300))
+    #expect(await store.state == [])
+    await Self.start(3...3, in: store)
+    await clock.advance(by: .milliseconds(499))
+    #expect(await store.state == [])
+    await clock.advance(by: .milliseconds(1))
+    #expect(await eventually { await store.state == [3] })
+  }
+
+  /// Throttle: oldestDiscardingNew(1) with a delay. The first request in a window runs at the
+  /// window's end; the others in the window are dropped.
+  @Test func oldestDiscardingNewWithADelayThrottles() async {
+    let clock = TestClock()
+    let throttle = EffectQueue("refresh", .oldestDiscardingNew(1), delay: .seconds(1))
+    let store = Self.store(throttle, clock: clock, work: .zero)
+    await Self.start(1...3, in: store)
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await store.state == [1] })
+    #expect(await eventually { store.runningEffectCount == 0 })
+    await Self.start(4...5, in: store)
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await store.state == [1, 4] })
+  }
+
+  @Test func queuesWithDifferentIDsDoNotShareSlots() async {
+    let clock = TestClock()
+    let store = Store(
+      initialState: [String](),
+      reducer: Reducer<[String], String, Void> { log, action, _ in
+        if action.hasSuffix("done") {
+          log.append(action)
+          return .none
+        }
+        return .run { send in
+          try await clock.sleep(for: .seconds(1))
+          await send("\(action) done")
+        }
+        .queued(in: EffectQueue(action, .oldestDiscardingNew(1)))
+      },
+      environment: (),
+      clock: clock)
+    await store.send("a")
+    await store.send("b")
+    await settle()
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await store.state.sorted() == ["a done", "b done"] })
+  }
+}

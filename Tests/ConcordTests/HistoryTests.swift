@@ -1,0 +1,75 @@
+import Concord
+import Testing
+
+@Suite struct HistoryTests {
+  enum Edit: Equatable, Sendable { case type(String), select }
+
+  static let text = Reducer<String, Edit, Void> { text, action, _ in
+    switch action {
+    case let .type(more):
+      guard !more.isEmpty else { return .refuse("Nothing typed") }
+      text += more
+    case .select:
+      break
+    }
+    return .none
+  }
+
+  static func store(maxDepth: Int = 10) -> Store<History<String>, HistoryAction<Edit>> {
+    Store(
+      initialState: History("", maxDepth: maxDepth),
+      reducer: text.history(maxDepth: maxDepth) { $0 != .select })
+  }
+
+  @Test func undoAndRedoWalkTheSteps() async {
+    let store = Self.store()
+    await store.send(.action(.type("a")))
+    await store.send(.action(.type("b")))
+    await store.send(.undo)
+    #expect(await store.state.present == "a")
+    await store.send(.redo)
+    #expect(await store.state.present == "ab")
+    await store.send(.undo)
+    await store.send(.undo)
+    #expect(await store.state.present == "")
+    #expect(await store.state.future == ["a", "ab"])
+  }
+
+  @Test func aNewActionAfterUndoDropsTheRedoSteps() async {
+    let store = Self.store()
+    await store.send(.action(.type("a")))
+    await store.send(.undo)
+    await store.send(.action(.type("z")))
+    #expect(await store.state.timeline == ["", "z"])
+    #expect(await store.send(.redo).refusal == "Nothing to redo")
+  }
+
+  @Test func jumpTravelsToAnyStep() async {
+    let store = Self.store()
+    for letter in ["a", "b", "c"] { await store.send(.action(.type(letter))) }
+    await store.send(.jump(to: 1))
+    #expect(await store.state.present == "a")
+    #expect(await store.state.currentStep == 1)
+    await store.send(.jump(to: 3))
+    #expect(await store.state.present == "abc")
+    #expect(await store.send(.jump(to: 9)).refusal == "There is no step 9; the history has steps 0 to 3")
+  }
+
+  @Test func depthIsBounded() async {
+    let store = Self.store(maxDepth: 2)
+    for letter in ["a", "b", "c", "d"] { await store.send(.action(.type(letter))) }
+    #expect(await store.state.past == ["ab", "abc"])
+    await store.send(.undo)
+    await store.send(.undo)
+    #expect(await store.send(.undo).refusal == "Nothing to undo")
+    #expect(await store.state.present == "ab")
+  }
+
+  @Test func unrecordedAndRefusedActionsMakeNoStep() async {
+    let store = Self.store()
+    await store.send(.action(.type("a")))
+    await store.send(.action(.select))
+    #expect(await store.send(.action(.type(""))).refusal == "Nothing typed")
+    #expect(await store.state.timeline == ["", "a"])
+  }
+}

@@ -1,0 +1,29 @@
+import Concord
+import Synchronization
+
+/// A thread-safe list that effects append to, so tests can see what happened and in what order.
+final class Journal<Entry: Sendable>: Sendable {
+  private let entries = Mutex<[Entry]>([])
+
+  func append(_ entry: Entry) { entries.withLock { $0.append(entry) } }
+  var all: [Entry] { entries.withLock { $0 } }
+}
+
+/// Polls `condition` until it holds or a generous real-time deadline passes.
+func eventually(
+  timeout: Duration = .seconds(5), _ condition: @Sendable () async -> Bool
+) async -> Bool {
+  let clock = ContinuousClock()
+  let deadline = clock.now.advanced(by: timeout)
+  while clock.now < deadline {
+    if await condition() { return true }
+    try? await Task.sleep(for: .milliseconds(2))
+  }
+  return await condition()
+}
+
+/// Lets spawned tasks reach their first suspension point.
+func settle() async {
+  for _ in 0..<50 { await Task.yield() }
+  try? await Task.sleep(for: .milliseconds(5))
+}
