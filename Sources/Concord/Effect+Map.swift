@@ -37,6 +37,7 @@ extension Effect {
   /// Moves every effect id and queue of this effect into `namespace`, and marks the whole effect
   /// as cancellable by the namespace itself. Child composition uses this so that a child's ids
   /// never collide with another child's, and so that removing a child cancels all its effects.
+  @usableFromInline
   func namespaced(by namespace: EffectID) -> Effect {
     switch operation {
     case .none, .refuse, .send:

@@ -62,16 +62,19 @@ public struct Effect<Action: Sendable>: Sendable {
 
 extension Effect {
   /// An effect that does nothing.
+  @inlinable
   public static var none: Effect { Effect(.none) }
 
   /// Sends an action back into the store right after the current reduction, before any other
   /// action is reduced. It does not start a task.
+  @inlinable
   public static func send(_ action: Action) -> Effect {
     Effect(.send(action))
   }
 
   /// Refuses the action being reduced. The store leaves its state as it was before the action,
   /// drops every effect of this reduction, and reports `reason` to the sender.
+  @inlinable
   public static func refuse(_ reason: Refusal) -> Effect {
     Effect(.refuse(reason))
   }
@@ -80,6 +83,7 @@ extension Effect {
   ///
   /// A `CancellationError` ends the effect quietly. Any other error goes to `handler`, or, when
   /// there is none, to the store's diagnostics.
+  @inlinable
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @Sendable (Send<Action>) async throws -> Void,

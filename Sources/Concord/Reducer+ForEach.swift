@@ -1,5 +1,6 @@
 import CasePaths
 import IdentifiedCollections
+import OrderedCollections
 
 extension Reducer {
   /// Runs `element` on one element of the identified collection at `toElements` whenever an
@@ -15,14 +16,17 @@ extension Reducer {
   ///   state: \.cards, action: \.cards, environment: { $0.card }, element: card
   /// )
   /// ```
+  @inlinable
   public func forEach<ID: Hashable & Sendable, Element, ElementAction: Sendable, ElementEnvironment>(
     state toElements: WritableKeyPath<State, IdentifiedArray<ID, Element>>,
-    action toElementAction: CaseKeyPath<Action, IdentifiedAction<ID, ElementAction>>,
+    action toElementAction: KeyPath<
+      Action.AllCasePaths, AnyCasePath<Action, IdentifiedAction<ID, ElementAction>>
+    >,
     environment toElementEnvironment: @escaping @Sendable (Environment) -> ElementEnvironment,
     element: Reducer<Element, ElementAction, ElementEnvironment>
-  ) -> Reducer {
+  ) -> Reducer where Action: CasePathable {
     nonisolated(unsafe) let toElements = toElements
-    let toElementAction = AnyCasePath(toElementAction)
+    let toElementAction = Action.allCasePaths[keyPath: toElementAction]
     let parent = self.run
     let childName = String(describing: Element.self)
     @Sendable func namespace(_ id: ID) -> EffectID {

@@ -14,14 +14,15 @@ extension Reducer {
   ///   state: \.editor, action: \.editor, environment: { $0.editor }, then: editor
   /// )
   /// ```
+  @inlinable
   public func ifLet<Child, ChildAction: Sendable, ChildEnvironment>(
     state toChild: WritableKeyPath<State, Child?>,
-    action toChildAction: CaseKeyPath<Action, ChildAction>,
+    action toChildAction: KeyPath<Action.AllCasePaths, AnyCasePath<Action, ChildAction>>,
     environment toChildEnvironment: @escaping @Sendable (Environment) -> ChildEnvironment,
     then child: Reducer<Child, ChildAction, ChildEnvironment>
-  ) -> Reducer {
+  ) -> Reducer where Action: CasePathable {
     nonisolated(unsafe) let toChild = toChild
-    let toChildAction = AnyCasePath(toChildAction)
+    let toChildAction = Action.allCasePaths[keyPath: toChildAction]
     let namespace = ChildNamespace(toChild).id
     let parent = self.run
     let childName = String(describing: Child.self)
@@ -56,15 +57,29 @@ extension Reducer {
   ///   state: \.loggedIn, action: \.home, environment: { $0 }, then: home
   /// )
   /// ```
+  @inlinable
   public func ifCaseLet<Child, ChildAction: Sendable, ChildEnvironment>(
-    state toChild: CaseKeyPath<State, Child>,
-    action toChildAction: CaseKeyPath<Action, ChildAction>,
+    state toChild: KeyPath<State.AllCasePaths, AnyCasePath<State, Child>>,
+    action toChildAction: KeyPath<Action.AllCasePaths, AnyCasePath<Action, ChildAction>>,
+    environment toChildEnvironment: @escaping @Sendable (Environment) -> ChildEnvironment,
+    then child: Reducer<Child, ChildAction, ChildEnvironment>
+  ) -> Reducer where State: CasePathable, Action: CasePathable {
+    ifCaseLet(
+      state: State.allCasePaths[keyPath: toChild],
+      namespace: ChildNamespace(toChild).id,
+      action: Action.allCasePaths[keyPath: toChildAction],
+      environment: toChildEnvironment,
+      then: child)
+  }
+
+  @inlinable
+  func ifCaseLet<Child, ChildAction: Sendable, ChildEnvironment>(
+    state toChildState: AnyCasePath<State, Child>,
+    namespace: EffectID,
+    action toChildAction: AnyCasePath<Action, ChildAction>,
     environment toChildEnvironment: @escaping @Sendable (Environment) -> ChildEnvironment,
     then child: Reducer<Child, ChildAction, ChildEnvironment>
   ) -> Reducer {
-    let toChildState = AnyCasePath(toChild)
-    let toChildAction = AnyCasePath(toChildAction)
-    let namespace = ChildNamespace(toChild).id
     let parent = self.run
     let childName = String(describing: Child.self)
     return Reducer { state, action, environment in

@@ -52,11 +52,13 @@ public struct Reducer<State, Action: Sendable, Environment>: Sendable {
   ///
   /// The first refusal ends the reduction: later reducers do not run, and the whole action is
   /// refused (the store then restores the state from before the action).
+  @inlinable
   public static func combine(_ reducers: Reducer...) -> Reducer {
     combine(reducers)
   }
 
   /// Runs several reducers on each action, in order, merging their effects.
+  @inlinable
   public static func combine(_ reducers: [Reducer]) -> Reducer {
     Reducer { state, action, environment in
       var effects: [Effect<Action>] = []

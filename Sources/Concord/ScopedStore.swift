@@ -13,7 +13,18 @@ import CasePaths
 /// for await dark in await settings.observe(\.isDarkMode) { apply(dark) }
 /// ```
 public struct ScopedStore<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline
   let view: StoreView<State, Action>
+  /// Sends straight to the root, through the composed embeddings. A closure rather than a method
+  /// of `view`, so that it is built (and specialized) where the scope is made.
+  @usableFromInline
+  let sendToRoot: @Sendable (Action) async -> StoreTask
+
+  @inlinable
+  init(view: StoreView<State, Action>, send: @escaping @Sendable (Action) async -> StoreTask) {
+    self.view = view
+    self.sendToRoot = send
+  }
 
   /// The current state of this scope, read from the root store.
   public var state: State {
@@ -21,9 +32,10 @@ public struct ScopedStore<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// Sends `action`, embedded in the root's actions, to the root store.
+  @inlinable
   @discardableResult
   public func send(_ action: Action) async -> StoreTask {
-    await view.send(action)
+    await sendToRoot(action)
   }
 
   /// The values of `project(state)` of this scope, each time they change.
@@ -50,52 +62,62 @@ public struct ScopedStore<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// A store of a part of this scope.
+  @inlinable
   public func scope<ChildState: Sendable, ChildAction: Sendable>(
     state toChildState: KeyPath<State, ChildState> & Sendable,
-    action toChildAction: CaseKeyPath<Action, ChildAction>
-  ) -> ScopedStore<ChildState, ChildAction> {
-    let casePath = AnyCasePath(toChildAction)
+    action toChildAction: KeyPath<Action.AllCasePaths, AnyCasePath<Action, ChildAction>>
+  ) -> ScopedStore<ChildState, ChildAction> where Action: CasePathable {
+    let casePath = Action.allCasePaths[keyPath: toChildAction]
     return scope(state: { $0[keyPath: toChildState] }, action: { casePath.embed($0) })
   }
 
   /// A store of a part of this scope, given a projection and an embedding as functions.
+  @inlinable
   public func scope<ChildState: Sendable, ChildAction: Sendable>(
     state toChildState: @escaping @Sendable (State) -> ChildState,
     action embed: @escaping @Sendable (ChildAction) -> Action
   ) -> ScopedStore<ChildState, ChildAction> {
-    ScopedStore<ChildState, ChildAction>(view: view.scope(state: toChildState, action: embed))
+    let send = sendToRoot
+    return ScopedStore<ChildState, ChildAction>(
+      view: view.scope(state: toChildState, action: embed),
+      send: { await send(embed($0)) })
   }
 }
 
 extension Store {
   /// A derived child store of the part of the state at `toChildState`, taking the actions at the
   /// case path `toChildAction`.
+  @inlinable
   public nonisolated func scope<ChildState: Sendable, ChildAction: Sendable>(
     state toChildState: KeyPath<State, ChildState> & Sendable,
-    action toChildAction: CaseKeyPath<Action, ChildAction>
-  ) -> ScopedStore<ChildState, ChildAction> {
-    let casePath = AnyCasePath(toChildAction)
+    action toChildAction: KeyPath<Action.AllCasePaths, AnyCasePath<Action, ChildAction>>
+  ) -> ScopedStore<ChildState, ChildAction> where Action: CasePathable {
+    let casePath = Action.allCasePaths[keyPath: toChildAction]
     return scope(state: { $0[keyPath: toChildState] }, action: { casePath.embed($0) })
   }
 
   /// A derived child store, given a projection and an embedding as functions.
+  @inlinable
   public nonisolated func scope<ChildState: Sendable, ChildAction: Sendable>(
     state toChildState: @escaping @Sendable (State) -> ChildState,
     action embed: @escaping @Sendable (ChildAction) -> Action
   ) -> ScopedStore<ChildState, ChildAction> {
-    ScopedStore(view: RootStoreView(root: self, toState: toChildState, embed: embed))
+    ScopedStore(
+      view: RootStoreView(root: self, toState: toChildState, embed: embed),
+      send: { [self] in await self.send(embed($0)) })
   }
 }
 
 /// What a scoped store sees: a projection of some root store. Subclassed once, by
 /// `RootStoreView`, so that a scoped store need not carry the root's types.
+@usableFromInline
 class StoreView<State: Sendable, Action: Sendable>: @unchecked Sendable {
   func currentState() async -> State { fatalError("abstract") }
-  func send(_ action: Action) async -> StoreTask { fatalError("abstract") }
   func observe<Value: Equatable & Sendable>(
     _ project: @escaping @Sendable (State) -> Value,
     bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
   ) async -> AsyncStream<Value> { fatalError("abstract") }
+  @usableFromInline
   func scope<ChildState: Sendable, ChildAction: Sendable>(
     state toChildState: @escaping @Sendable (State) -> ChildState,
     action embed: @escaping @Sendable (ChildAction) -> Action
@@ -105,6 +127,7 @@ class StoreView<State: Sendable, Action: Sendable>: @unchecked Sendable {
 /// A view straight onto the root store. Scoping a view again composes the projections and
 /// embeddings, so every scoped store, however deep, talks to the root directly.
 // Immutable after init, and everything it holds is Sendable.
+@usableFromInline
 final class RootStoreView<RootState: Sendable, RootAction: Sendable, State: Sendable, Action: Sendable>:
   StoreView<State, Action>, @unchecked Sendable
 {
@@ -112,6 +135,7 @@ final class RootStoreView<RootState: Sendable, RootAction: Sendable, State: Send
   let toState: @Sendable (RootState) -> State
   let embed: @Sendable (Action) -> RootAction
 
+  @usableFromInline
   init(
     root: Store<RootState, RootAction>,
     toState: @escaping @Sendable (RootState) -> State,
@@ -124,10 +148,6 @@ final class RootStoreView<RootState: Sendable, RootAction: Sendable, State: Send
 
   override func currentState() async -> State {
     toState(await root.state)
-  }
-
-  override func send(_ action: Action) async -> StoreTask {
-    await root.send(embed(action))
   }
 
   override func observe<Value: Equatable & Sendable>(

@@ -21,8 +21,10 @@
 /// beyond what the reducer itself does.
 public actor Store<State: Sendable, Action: Sendable> {
   /// The current state.
-  public private(set) var state: State
+  public var state: State { currentState }
 
+  @usableFromInline
+  var currentState: State
   @usableFromInline
   let reduce: @Sendable (inout State, Action) -> Effect<Action>
   private let effects: EffectRuntime<Action>
@@ -30,9 +32,11 @@ public actor Store<State: Sendable, Action: Sendable> {
   private lazy var deliverFromEffect: EffectRuntime<Action>.Delivery = { [weak self] action in
     await self?.receive(fromEffect: action)
   }
-  private var observers: [UInt64: (State) -> Void] = [:]
+  @usableFromInline
+  var observers: [UInt64: (State) -> Void] = [:]
   private var nextObserverID: UInt64 = 0
-  private let debug: StoreDebug?
+  @usableFromInline
+  let debug: StoreDebug?
 
   /// Makes a store.
   ///
@@ -51,7 +55,7 @@ public actor Store<State: Sendable, Action: Sendable> {
     debug: StoreDebug? = nil,
     diagnostics: @escaping @Sendable (String) -> Void = { print("concord:", $0) }
   ) {
-    self.state = initialState
+    self.currentState = initialState
     let run = reducer.run
     self.reduce = { state, action in run(&state, action, environment) }
     self.debug = debug
@@ -77,20 +81,18 @@ public actor Store<State: Sendable, Action: Sendable> {
   ///
   /// - Returns: the effects the action started (await ``StoreTask/finish()`` to wait for them)
   ///   and the reason, if the reducer refused it.
+  @inlinable
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    let before = state
-    let effect = reduce(&state, action)
-    if let refusal = effect.refusal {
-      state = before
-      debug.map { $0.write($0.describe(action: action, before: before, after: before, refusal: refusal)) }
-      return StoreTask(refusal: refusal)
-    }
+    // The fast path is inlinable so that it is specialized for the app's own types: no generic
+    // metadata lookups, no task, no allocation when the reducer returns no work.
+    let before = currentState
+    let effect = reduce(&currentState, action)
     if effect.isNone, debug == nil {
       if !observers.isEmpty { notifyObservers() }
       return StoreTask()
     }
-    return StoreTask(effects: settle(action, before: before, effect: effect))
+    return settle(action, before: before, effect: effect)
   }
 
   /// How many effects this store is running: started, sleeping in a queue delay, or waiting for a
@@ -106,8 +108,14 @@ public actor Store<State: Sendable, Action: Sendable> {
 
   /// The part of `send` for reductions that returned work: starts the effects, reduces what they
   /// fed back synchronously, and tells observers once at the end.
-  private func settle(_ action: Action, before: State, effect: Effect<Action>) -> EffectHandle {
-    debug.map { $0.write($0.describe(action: action, before: before, after: state, refusal: nil)) }
+  @usableFromInline
+  func settle(_ action: Action, before: State, effect: Effect<Action>) -> StoreTask {
+    if let refusal = effect.refusal {
+      currentState = before
+      debug.map { $0.write($0.describe(action: action, before: before, after: before, refusal: refusal)) }
+      return StoreTask(refusal: refusal)
+    }
+    debug.map { $0.write($0.describe(action: action, before: before, after: currentState, refusal: nil)) }
     var feedback: [Action] = []
     let deliver = deliverFromEffect
     var handle = effects.start(effect, feedback: &feedback, deliver: deliver)
@@ -115,17 +123,17 @@ public actor Store<State: Sendable, Action: Sendable> {
     while next < feedback.count {
       let action = feedback[next]
       next += 1
-      let before = state
-      let effect = reduce(&state, action)
+      let before = currentState
+      let effect = reduce(&currentState, action)
       let refusal = effect.refusal
-      if refusal != nil { state = before }
-      debug.map { $0.write($0.describe(action: action, before: before, after: state, refusal: refusal)) }
+      if refusal != nil { currentState = before }
+      debug.map { $0.write($0.describe(action: action, before: before, after: currentState, refusal: refusal)) }
       if refusal == nil, !effect.isNone {
         handle.append(contentsOf: effects.start(effect, feedback: &feedback, deliver: deliver))
       }
     }
     if !observers.isEmpty { notifyObservers() }
-    return handle
+    return StoreTask(effects: handle)
   }
 
   // MARK: - Observation
@@ -144,7 +152,7 @@ public actor Store<State: Sendable, Action: Sendable> {
   ) -> AsyncStream<Value> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Value.self, bufferingPolicy: bufferingPolicy)
-    var last = project(state)
+    var last = project(currentState)
     continuation.yield(last)
     let id = nextObserverID
     nextObserverID += 1
@@ -179,8 +187,9 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// How many observation streams are open.
   public var observerCount: Int { observers.count }
 
-  private func notifyObservers() {
-    for observer in observers.values { observer(state) }
+  @usableFromInline
+  func notifyObservers() {
+    for observer in observers.values { observer(currentState) }
   }
 
   private func removeObserver(_ id: UInt64) {

@@ -61,7 +61,7 @@ import Testing
       state += action * multiplier
       return .none
     }
-    let parent = child.pullback(state: \Parent.child, action: \ParentAction.Cases.child) { (env: String) in env.count }
+    let parent = child.pullback(state: \Parent.child, action: \ParentAction.AllCasePaths.child) { (env: String) in env.count }
     let store = Store(initialState: Parent(), reducer: parent, environment: "xyz")
     await store.send(.child(2))
     await store.send(.other)

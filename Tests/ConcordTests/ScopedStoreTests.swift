@@ -25,8 +25,8 @@ import Testing
   }
   static let root = Reducer<Root, RootAction, Void>.combine(
     leaf
-      .pullback(state: \Middle.leaf, action: \MiddleAction.Cases.leaf, environment: { _ in () })
-      .pullback(state: \Root.middle, action: \RootAction.Cases.middle, environment: { _ in () }),
+      .pullback(state: \Middle.leaf, action: \MiddleAction.AllCasePaths.leaf, environment: { _ in () })
+      .pullback(state: \Root.middle, action: \RootAction.AllCasePaths.middle, environment: { _ in () }),
     Reducer { state, action, _ in
       if case .bumpOther = action { state.other += 1 }
       return .none
