@@ -97,6 +97,7 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),
+    .testTarget(name: "ConcordLogTests", dependencies: ["ConcordLog"]),
     .testTarget(
       name: "ConcordTestingTests",
       dependencies: [

@@ -32,10 +32,15 @@ actor HandRolledFeedback {
 
   func ping() -> Task<Void, Never> {
     let deliver: @Sendable () async -> Void = { [weak self] in await self?.pong() }
-    return Task { await deliver() }
+    return Task {
+      await deliver()
+      blackHole()
+    }
   }
 
   func pong() {
     count += 1
   }
 }
+
+@inline(never) func blackHole() {}

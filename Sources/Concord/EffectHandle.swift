@@ -22,6 +22,7 @@ public struct EffectHandle: Sendable {
     return false
   }
 
+  @usableFromInline
   mutating func append(_ task: Task<Void, Never>) {
     switch tasks {
     case .none: tasks = .one(task)
@@ -33,6 +34,7 @@ public struct EffectHandle: Sendable {
     }
   }
 
+  @usableFromInline
   mutating func append(contentsOf other: EffectHandle) {
     switch other.tasks {
     case .none: break

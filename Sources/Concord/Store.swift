@@ -27,11 +27,11 @@ public actor Store<State: Sendable, Action: Sendable> {
   var currentState: State
   @usableFromInline
   let reduce: @Sendable (inout State, Action) -> Effect<Action>
-  private let effects: EffectRuntime<Action>
+  @usableFromInline
+  let effects: EffectRuntime<Action>
   // Made on first use, from the actor, so that it can hold the store weakly.
-  private lazy var deliverFromEffect: EffectRuntime<Action>.Delivery = { [weak self] action in
-    await self?.receive(fromEffect: action)
-  }
+  @usableFromInline
+  var delivery: EffectRuntime<Action>.Delivery?
   @usableFromInline
   var observers: [UInt64: (State) -> Void] = [:]
   private var nextObserverID: UInt64 = 0
@@ -99,16 +99,29 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// queue slot.
   public nonisolated var runningEffectCount: Int { effects.runningCount }
 
+  /// Where running effects send their actions. Inlinable, like the rest of the path an effect's
+  /// action takes, so that the whole path is specialized for the app's types.
+  @inlinable
+  var deliverFromEffect: EffectRuntime<Action>.Delivery {
+    if let delivery { return delivery }
+    let delivery: EffectRuntime<Action>.Delivery = { [weak self] action in
+      await self?.receive(fromEffect: action)
+    }
+    self.delivery = delivery
+    return delivery
+  }
+
   /// An action from a running effect. It runs on the effect's task, so a cancelled effect's
   /// action is dropped here, on the actor, after the cancellation has been reduced.
-  private func receive(fromEffect action: Action) {
+  @inlinable
+  func receive(fromEffect action: Action) {
     guard !Task.isCancelled else { return }
     send(action)
   }
 
   /// The part of `send` for reductions that returned work: starts the effects, reduces what they
   /// fed back synchronously, and tells observers once at the end.
-  @usableFromInline
+  @inlinable
   func settle(_ action: Action, before: State, effect: Effect<Action>) -> StoreTask {
     if let refusal = effect.refusal {
       currentState = before

@@ -12,6 +12,7 @@ import CustomDump
 /// //   )
 /// ```
 public struct StoreDebug: Sendable {
+  @usableFromInline
   let write: @Sendable (String) -> Void
 
   /// Describes each action and the change it made to the state, as a readable diff.
@@ -20,6 +21,7 @@ public struct StoreDebug: Sendable {
     StoreDebug(write: write)
   }
 
+  @usableFromInline
   func describe<State, Action>(
     action: Action, before: State, after: State, refusal: Refusal?
   ) -> String {

@@ -34,6 +34,26 @@ import Testing
     #expect(saved.all == [1])
   }
 
+  /// The story the README tells.
+  @Test func savesFollowTheLastChangeAndZeroIsTheFloor() async {
+    let clock = TestClock()
+    let store = TestStore(
+      initialState: Counter(), reducer: counterReducer,
+      environment: Self.environment(clock: clock, saved: Journal()), clock: clock)
+
+    await store.send(.increment) { $0.count = 1 }
+    await clock.advance(by: .milliseconds(300))
+    await store.send(.increment) { $0.count = 2 }
+    await clock.advance(by: .milliseconds(500))
+    await store.receive(.saved(2)) { $0.lastSaved = 2 }
+    await store.send(.decrement) { $0.count = 1 }
+    await store.send(.decrement) { $0.count = 0 }
+    await store.send(.decrement, refusedWith: "The count is already zero")
+    await clock.advance(by: .milliseconds(500))
+    await store.receive(.saved(0)) { $0.lastSaved = 0 }
+    await store.finish()
+  }
+
   @Test func theCountCannotGoBelowZero() async {
     let store = TestStore(
       initialState: Counter(), reducer: counterReducer,

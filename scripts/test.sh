@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: installs the system packages it needs (libsodium-dev,
+# libsqlite3-dev) when they are missing, builds, and runs every test target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/system-packages.sh
+concord_install_system_packages
+
+swift build --build-tests
+swift test --skip-build "$@"
