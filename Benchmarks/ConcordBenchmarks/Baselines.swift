@@ -32,15 +32,10 @@ actor HandRolledFeedback {
 
   func ping() -> Task<Void, Never> {
     let deliver: @Sendable () async -> Void = { [weak self] in await self?.pong() }
-    return Task {
-      await deliver()
-      blackHole()
-    }
+    return Task { await deliver() }
   }
 
   func pong() {
     count += 1
   }
 }
-
-@inline(never) func blackHole() {}

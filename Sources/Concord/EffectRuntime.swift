@@ -18,8 +18,10 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
   public typealias Delivery = @Sendable (Action) async -> Void
 
   private let clock: any Clock<Duration>
-  private let diagnose: @Sendable (String) -> Void
-  private let registry = Mutex(Registry())
+  @usableFromInline
+  let diagnose: @Sendable (String) -> Void
+  @usableFromInline
+  let registry = Mutex(Registry())
 
   /// - Parameters:
   ///   - clock: the clock that queue delays wait on.
@@ -40,11 +42,17 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
   /// Starts `effect`. Actions it sends synchronously (``Effect/send(_:)``) are appended to
   /// `feedback` for the caller to reduce next; everything asynchronous starts as tasks, returned
   /// in the handle. Actions those tasks send go to `deliver`.
+  @inlinable
   public func start(
     _ effect: Effect<Action>, feedback: inout [Action], deliver: @escaping Delivery
   ) -> EffectHandle {
     var handle = EffectHandle()
-    start(effect, ids: [], feedback: &feedback, handle: &handle, deliver: deliver)
+    // The common case, a lone operation, is inlinable so that it is specialized for the app.
+    if case let .run(priority, work, handler) = effect.operation {
+      handle.append(spawn(work, priority: priority, catch: handler, ids: [], deliver: deliver))
+    } else {
+      start(effect, ids: [], feedback: &feedback, handle: &handle, deliver: deliver)
+    }
     return handle
   }
 
@@ -60,7 +68,8 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
 
   // MARK: - Interpreting effects
 
-  private func start(
+  @usableFromInline
+  func start(
     _ effect: Effect<Action>, ids: [EffectID], feedback: inout [Action],
     handle: inout EffectHandle, deliver: @escaping Delivery
   ) {
@@ -70,10 +79,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     case let .send(action):
       feedback.append(action)
     case let .run(priority, work, handler):
-      handle.append(
-        spawn(ids: ids, priority: priority) { [self] in
-          await execute(work, catch: handler, deliver: deliver)
-        })
+      handle.append(spawn(work, priority: priority, catch: handler, ids: ids, deliver: deliver))
     case let .merge(effects):
       for effect in effects {
         start(effect, ids: ids, feedback: &feedback, handle: &handle, deliver: deliver)
@@ -116,7 +122,8 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     await handle.finish()
   }
 
-  private func execute(
+  @inlinable
+  func execute(
     _ work: @Sendable (Send<Action>) async throws -> Void,
     catch handler: Effect<Action>.ErrorHandler?,
     deliver: @escaping Delivery
@@ -126,11 +133,37 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
       try await work(send)
     } catch is CancellationError {
     } catch {
-      if let handler {
-        await handler(error, send)
-      } else {
-        diagnose("An effect failed and has no error handler: \(error)")
+      await failed(with: error, handler: handler, send: send)
+    }
+  }
+
+  @usableFromInline
+  func failed(with error: any Error, handler: Effect<Action>.ErrorHandler?, send: Send<Action>) async {
+    if let handler {
+      await handler(error, send)
+    } else {
+      diagnose("An effect failed and has no error handler: \(error)")
+    }
+  }
+
+  /// Starts an operation as a registered task.
+  @inlinable
+  func spawn(
+    _ work: @escaping @Sendable (Send<Action>) async throws -> Void,
+    priority: TaskPriority?,
+    catch handler: Effect<Action>.ErrorHandler?,
+    ids: [EffectID],
+    deliver: @escaping Delivery
+  ) -> Task<Void, Never> {
+    registry.withLock { registry in
+      let token = registry.takeToken()
+      // Created under the lock, so it cannot finish (and unregister) before it is registered.
+      let task = Task(priority: priority) { [self] in
+        await execute(work, catch: handler, deliver: deliver)
+        finished(token, ids: ids)
       }
+      registry.register(task, token: token, ids: ids)
+      return task
     }
   }
 
@@ -146,7 +179,8 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     }
   }
 
-  private func finished(_ token: UInt64, ids: [EffectID]) {
+  @usableFromInline
+  func finished(_ token: UInt64, ids: [EffectID]) {
     registry.withLock { registry in
       registry.tasks[token] = nil
       for id in ids {
@@ -217,14 +251,12 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     body: @escaping @Sendable () async -> Void,
     register: (UInt64, Task<Void, Never>) -> Void
   ) -> Task<Void, Never> {
-    let token = registry.nextToken
-    registry.nextToken &+= 1
+    let token = registry.takeToken()
     let task = Task(priority: priority) { [self] in
       await body()
       finished(token, ids: ids)
     }
-    registry.tasks[token] = task
-    for id in ids { registry.byID[id, default: [:]][token] = task }
+    registry.register(task, token: token, ids: ids)
     register(token, task)
     return task
   }
@@ -283,15 +315,31 @@ private enum Admission {
 }
 
 /// Everything the runtime knows about running effects, guarded by one lock.
-private struct Registry {
+@usableFromInline
+struct Registry {
   var nextToken: UInt64 = 0
   var tasks: [UInt64: Task<Void, Never>] = [:]
   var byID: [EffectID: [UInt64: Task<Void, Never>]] = [:]
   var queues: [EffectID: QueueLane] = [:]
+
+  @usableFromInline
+  init() {}
+
+  @usableFromInline
+  mutating func takeToken() -> UInt64 {
+    defer { nextToken &+= 1 }
+    return nextToken
+  }
+
+  @usableFromInline
+  mutating func register(_ task: Task<Void, Never>, token: UInt64, ids: [EffectID]) {
+    tasks[token] = task
+    for id in ids { byID[id, default: [:]][token] = task }
+  }
 }
 
 /// One effect queue: who holds a slot, who waits, and how to wake the waiters.
-private struct QueueLane {
+struct QueueLane {
   var running: [UInt64] = []
   var waiting: [UInt64] = []
   var tasks: [UInt64: Task<Void, Never>] = [:]

@@ -11,14 +11,17 @@
 /// }
 /// ```
 public struct Send<Action: Sendable>: Sendable {
+  @usableFromInline
   let deliver: @Sendable (Action) async -> Void
 
   /// Makes a `Send` that hands each action to `deliver`.
+  @inlinable
   public init(_ deliver: @escaping @Sendable (Action) async -> Void) {
     self.deliver = deliver
   }
 
   /// Sends an action back into the store, unless the effect has been cancelled.
+  @inlinable
   public func callAsFunction(_ action: Action) async {
     guard !Task.isCancelled else { return }
     await deliver(action)
