@@ -129,21 +129,32 @@ public actor Store<State: Sendable, Action: Sendable> {
       return StoreTask(refusal: refusal)
     }
     debug.map { $0.write($0.describe(action: action, before: before, after: currentState, refusal: nil)) }
-    var feedback: [Action] = []
     let deliver = deliverFromEffect
-    var handle = effects.start(effect, feedback: &feedback, deliver: deliver)
+    var handle = EffectHandle()
+    var feedback: [Action] = []
     var next = 0
-    while next < feedback.count {
-      let action = feedback[next]
-      next += 1
-      let before = currentState
-      let effect = reduce(&currentState, action)
-      let refusal = effect.refusal
-      if refusal != nil { currentState = before }
-      debug.map { $0.write($0.describe(action: action, before: before, after: currentState, refusal: refusal)) }
-      if refusal == nil, !effect.isNone {
-        handle.append(contentsOf: effects.start(effect, feedback: &feedback, deliver: deliver))
+    var pending = effect
+    while true {
+      let action: Action
+      if case let .send(sent) = pending.operation, next == feedback.count {
+        // A lone send with nothing queued before it: reduce it right away, no queue needed.
+        action = sent
+      } else {
+        if !pending.isNone {
+          handle.append(contentsOf: effects.start(pending, feedback: &feedback, deliver: deliver))
+        }
+        guard next < feedback.count else { break }
+        action = feedback[next]
+        next += 1
       }
+      let before = currentState
+      pending = reduce(&currentState, action)
+      let refusal = pending.refusal
+      if refusal != nil {
+        currentState = before
+        pending = .none
+      }
+      debug.map { $0.write($0.describe(action: action, before: before, after: currentState, refusal: refusal)) }
     }
     if !observers.isEmpty { notifyObservers() }
     return StoreTask(effects: handle)
