@@ -1,5 +1,17 @@
 import Synchronization
 
+/// When the task of an effect begins to run.
+public enum EffectStart: Sendable, Equatable {
+  /// On the concurrency pool, like any new task: the store's thread goes straight on. The default,
+  /// and the fastest for effects that send actions back.
+  case enqueued
+  /// At once, on the thread that reduced the action, until the effect's first suspension — so
+  /// when `send` returns, the effect has begun (for example, its sleep is registered with a test
+  /// clock). `TestStore` uses it, which makes clock-driven tests deterministic. The work before an
+  /// effect's first `await` runs while the store waits.
+  case immediate
+}
+
 /// Runs the effects that reducers return: tasks, cancellation by id, and effect queues.
 ///
 /// A ``Store`` owns one, and so will any host that decides for itself *when* effects start (the
@@ -17,7 +29,9 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
   /// `Task.isCancelled` inside it tells whether that effect was cancelled.
   public typealias Delivery = @Sendable (Action) async -> Void
 
-  private let clock: any Clock<Duration>
+  let clock: any Clock<Duration>
+  @usableFromInline
+  let startsImmediately: Bool
   @usableFromInline
   let diagnose: @Sendable (String) -> Void
   @usableFromInline
@@ -25,18 +39,21 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// - Parameters:
   ///   - clock: the clock that queue delays wait on.
+  ///   - start: when an effect's task begins to run.
   ///   - diagnose: receives a line for each error an effect threw and did not handle.
   public init(
     clock: any Clock<Duration>,
+    start: EffectStart = .enqueued,
     diagnose: @escaping @Sendable (String) -> Void
   ) {
     self.clock = clock
+    self.startsImmediately = start == .immediate
     self.diagnose = diagnose
   }
 
   /// How many effect tasks are alive: running, sleeping before they start, or waiting in a queue.
   public var runningCount: Int {
-    registry.withLock { $0.tasks.count }
+    registry.withLock { $0.liveCount }
   }
 
   /// Starts `effect`. Actions it sends synchronously (``Effect/send(_:)``) are appended to
@@ -85,8 +102,9 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
         start(effect, ids: ids, feedback: &feedback, handle: &handle, deliver: deliver)
       }
     case let .concatenate(effects):
+      let token = registry.withLock { $0.reserveToken() }
       handle.append(
-        spawn(ids: ids, priority: nil) { [self] in
+        launch(token: token, ids: ids) { [self] in
           for effect in effects {
             if Task.isCancelled { return }
             await perform(effect, ids: ids, deliver: deliver)
@@ -106,7 +124,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Runs an effect to its end from inside a task: synchronous sends are delivered in order,
   /// then every task it started is awaited. Cancelling the caller cancels them.
-  private func perform(_ effect: Effect<Action>, ids: [EffectID], deliver: @escaping Delivery) async {
+  func perform(_ effect: Effect<Action>, ids: [EffectID], deliver: @escaping Delivery) async {
     // A lone operation runs on the caller's task: one task per queued effect, not two.
     if case let .run(_, work, handler) = effect.operation {
       await execute(work, catch: handler, deliver: deliver)
@@ -146,7 +164,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     }
   }
 
-  /// Starts an operation as a registered task.
+  /// Starts an operation as a registered task (see ``EffectStart`` for when it begins to run).
   @inlinable
   func spawn(
     _ work: @escaping @Sendable (Send<Action>) async throws -> Void,
@@ -155,196 +173,57 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     ids: [EffectID],
     deliver: @escaping Delivery
   ) -> Task<Void, Never> {
-    registry.withLock { registry in
-      let token = registry.takeToken()
-      // Created under the lock, so it cannot finish (and unregister) before it is registered.
-      let task = Task(priority: priority) { [self] in
-        await execute(work, catch: handler, deliver: deliver)
-        finished(token, ids: ids)
-      }
-      registry.register(task, token: token, ids: ids)
-      return task
+    // Not under the lock: an immediate task may finish, and unregister, before `start` returns.
+    let token = registry.withLock { $0.reserveToken() }
+    let operation: @Sendable () async -> Void = { [self] in
+      await execute(work, catch: handler, deliver: deliver)
+      finished(token, ids: ids)
     }
+    let task = makeTask(priority: priority, operation)
+    registry.withLock { _ = $0.register(task, token: token, ids: ids) }
+    return task
   }
 
-  // MARK: - Tasks and cancellation
-
-  private func spawn(
-    ids: [EffectID],
-    priority: TaskPriority?,
-    body: @escaping @Sendable () async -> Void
+  @inlinable
+  func makeTask(
+    priority: TaskPriority?, _ operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
-    registry.withLock { registry in
-      spawnLocked(&registry, ids: ids, priority: priority, body: body) { _, _ in }
+    if startsImmediately, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      return Task.immediate(priority: priority, operation: operation)
     }
+    return Task(priority: priority, operation: operation)
+  }
+
+  /// Starts `body` as a registered task under a token already reserved, the way ``spawn`` does.
+  /// `enroll` runs under the lock once the task exists, unless it has already finished.
+  func launch(
+    token: UInt64,
+    ids: [EffectID],
+    priority: TaskPriority? = nil,
+    body: @escaping @Sendable () async -> Void,
+    enroll: (inout Registry, Task<Void, Never>) -> Void = { _, _ in }
+  ) -> Task<Void, Never> {
+    let operation: @Sendable () async -> Void = { [self] in
+      await body()
+      finished(token, ids: ids)
+    }
+    let task = makeTask(priority: priority, operation)
+    registry.withLock { registry in
+      if registry.register(task, token: token, ids: ids) { enroll(&registry, task) }
+    }
+    return task
   }
 
   @usableFromInline
   func finished(_ token: UInt64, ids: [EffectID]) {
-    registry.withLock { registry in
-      registry.tasks[token] = nil
-      for id in ids {
-        registry.byID[id]?[token] = nil
-        if registry.byID[id]?.isEmpty == true { registry.byID[id] = nil }
-      }
-    }
+    registry.withLock { $0.finish(token, ids: ids) }
   }
 
-  private func cancel(_ ids: [EffectID]) {
+  func cancel(_ ids: [EffectID]) {
     let tasks = registry.withLock { registry in
-      ids.flatMap { registry.byID.removeValue(forKey: $0)?.values.map { $0 } ?? [] }
+      ids.flatMap { registry.removeTasks(for: $0) }
     }
     // Outside the lock: cancellation handlers may need it.
     tasks.forEach { $0.cancel() }
   }
-
-  // MARK: - Queues
-
-  private func startQueued(
-    _ effect: Effect<Action>, in queue: EffectQueue, ids: [EffectID], deliver: @escaping Delivery
-  ) -> Task<Void, Never>? {
-    var admission = Admission.discarded
-    var evicted: Task<Void, Never>?
-    let queueID = queue.id
-    let delay = queue.delay
-    let clock = self.clock
-    let task = registry.withLock { registry -> Task<Void, Never>? in
-      var lane = registry.queues[queueID] ?? QueueLane(capacity: queue.policy.maxCount)
-      defer { registry.queues[queueID] = lane.isIdle ? nil : lane }
-      let token = registry.nextToken
-      if lane.running.count < queue.policy.maxCount {
-        admission = .admitted
-      } else {
-        switch queue.policy {
-        case .newest:
-          let oldest = lane.running.removeFirst()
-          evicted = lane.tasks.removeValue(forKey: oldest)
-          admission = .admitted
-        case .oldestDiscardingNew:
-          return nil
-        case .oldestSuspendingNew:
-          admission = .waiting
-        }
-      }
-      if admission == .admitted { lane.running.append(token) } else { lane.waiting.append(token) }
-      let mustWait = admission == .waiting
-      return spawnLocked(&registry, ids: ids, priority: nil) { [self] in
-        defer { release(token, from: queueID) }
-        if mustWait, await !waitForSlot(token, in: queueID) { return }
-        if delay > .zero {
-          do { try await clock.sleep(for: delay) } catch { return }
-        }
-        if Task.isCancelled { return }
-        await perform(effect, ids: ids, deliver: deliver)
-      } register: { lane.tasks[$0] = $1 }
-    }
-    evicted?.cancel()
-    return task
-  }
-
-  /// Starts a task and registers it, for callers that already hold the lock. The task is created
-  /// under the lock, so it cannot finish (and unregister) before it is registered.
-  private func spawnLocked(
-    _ registry: inout Registry,
-    ids: [EffectID],
-    priority: TaskPriority?,
-    body: @escaping @Sendable () async -> Void,
-    register: (UInt64, Task<Void, Never>) -> Void
-  ) -> Task<Void, Never> {
-    let token = registry.takeToken()
-    let task = Task(priority: priority) { [self] in
-      await body()
-      finished(token, ids: ids)
-    }
-    registry.register(task, token: token, ids: ids)
-    register(token, task)
-    return task
-  }
-
-  /// Suspends until the queue gives `token` a slot. Returns false when the task was cancelled
-  /// while it waited.
-  private func waitForSlot(_ token: UInt64, in queueID: EffectID) async -> Bool {
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-        let answer = registry.withLock { registry -> Bool? in
-          guard var lane = registry.queues[queueID] else { return false }
-          if lane.running.contains(token) { return true }
-          guard lane.waiting.contains(token) else { return false }
-          lane.continuations[token] = continuation
-          registry.queues[queueID] = lane
-          return nil
-        }
-        if let answer { continuation.resume(returning: answer) }
-      }
-    } onCancel: {
-      let continuation = registry.withLock { registry -> CheckedContinuation<Bool, Never>? in
-        guard var lane = registry.queues[queueID] else { return nil }
-        lane.waiting.removeAll { $0 == token }
-        let continuation = lane.continuations.removeValue(forKey: token)
-        registry.queues[queueID] = lane.isIdle ? nil : lane
-        return continuation
-      }
-      continuation?.resume(returning: false)
-    }
-  }
-
-  /// Frees `token`'s slot (or place in line) and admits whoever waits next.
-  private func release(_ token: UInt64, from queueID: EffectID) {
-    let admitted = registry.withLock { registry -> [CheckedContinuation<Bool, Never>] in
-      guard var lane = registry.queues[queueID] else { return [] }
-      lane.running.removeAll { $0 == token }
-      lane.waiting.removeAll { $0 == token }
-      lane.tasks[token] = nil
-      var admitted: [CheckedContinuation<Bool, Never>] = []
-      while lane.running.count < lane.capacity, !lane.waiting.isEmpty {
-        let next = lane.waiting.removeFirst()
-        lane.running.append(next)
-        if let continuation = lane.continuations.removeValue(forKey: next) {
-          admitted.append(continuation)
-        }
-      }
-      registry.queues[queueID] = lane.isIdle ? nil : lane
-      return admitted
-    }
-    admitted.forEach { $0.resume(returning: true) }
-  }
-}
-
-private enum Admission {
-  case admitted, waiting, discarded
-}
-
-/// Everything the runtime knows about running effects, guarded by one lock.
-@usableFromInline
-struct Registry {
-  var nextToken: UInt64 = 0
-  var tasks: [UInt64: Task<Void, Never>] = [:]
-  var byID: [EffectID: [UInt64: Task<Void, Never>]] = [:]
-  var queues: [EffectID: QueueLane] = [:]
-
-  @usableFromInline
-  init() {}
-
-  @usableFromInline
-  mutating func takeToken() -> UInt64 {
-    defer { nextToken &+= 1 }
-    return nextToken
-  }
-
-  @usableFromInline
-  mutating func register(_ task: Task<Void, Never>, token: UInt64, ids: [EffectID]) {
-    tasks[token] = task
-    for id in ids { byID[id, default: [:]][token] = task }
-  }
-}
-
-/// One effect queue: who holds a slot, who waits, and how to wake the waiters.
-struct QueueLane {
-  var running: [UInt64] = []
-  var waiting: [UInt64] = []
-  var tasks: [UInt64: Task<Void, Never>] = [:]
-  var continuations: [UInt64: CheckedContinuation<Bool, Never>] = [:]
-  var capacity: Int
-
-  var isIdle: Bool { running.isEmpty && waiting.isEmpty && tasks.isEmpty }
 }

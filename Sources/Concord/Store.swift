@@ -45,6 +45,7 @@ public actor Store<State: Sendable, Action: Sendable> {
   ///   - reducer: the app's reducer, usually composed from its features'.
   ///   - environment: what the reducer may use: clients, clocks, id generators.
   ///   - clock: the clock that effect-queue delays wait on. Pass a test clock in tests.
+  ///   - effectStart: when an effect's task begins to run; see ``EffectStart``.
   ///   - debug: when set, each action is described with a diff of the state it changed.
   ///   - diagnostics: receives a line for each effect error that no handler caught.
   public init<Environment: Sendable>(
@@ -52,6 +53,7 @@ public actor Store<State: Sendable, Action: Sendable> {
     reducer: Reducer<State, Action, Environment>,
     environment: Environment,
     clock: any Clock<Duration> = ContinuousClock(),
+    effectStart: EffectStart = .enqueued,
     debug: StoreDebug? = nil,
     diagnostics: @escaping @Sendable (String) -> Void = { print("concord:", $0) }
   ) {
@@ -59,7 +61,7 @@ public actor Store<State: Sendable, Action: Sendable> {
     let run = reducer.run
     self.reduce = { state, action in run(&state, action, environment) }
     self.debug = debug
-    self.effects = EffectRuntime(clock: clock, diagnose: diagnostics)
+    self.effects = EffectRuntime(clock: clock, start: effectStart, diagnose: diagnostics)
   }
 
   /// Makes a store for a reducer that needs no environment.
@@ -67,10 +69,12 @@ public actor Store<State: Sendable, Action: Sendable> {
     initialState: State,
     reducer: Reducer<State, Action, Void>,
     clock: any Clock<Duration> = ContinuousClock(),
+    effectStart: EffectStart = .enqueued,
     debug: StoreDebug? = nil
   ) {
     self.init(
-      initialState: initialState, reducer: reducer, environment: (), clock: clock, debug: debug)
+      initialState: initialState, reducer: reducer, environment: (), clock: clock,
+      effectStart: effectStart, debug: debug)
   }
 
   deinit {

@@ -58,6 +58,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       reducer: reducer.recording(into: log),
       environment: environment,
       clock: clock,
+      // Effects begin before `send` returns, so a test clock never advances past an effect
+      // that has not started yet.
+      effectStart: .immediate,
       diagnostics: { message in
         reportIssue("An effect failed: \(message)", fileID: fileID, filePath: filePath, line: line, column: column)
       }

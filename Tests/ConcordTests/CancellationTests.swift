@@ -37,7 +37,7 @@ import Testing
   @Test func cancelInFlightKeepsOnlyTheNewestRequest() async {
     let clock = TestClock()
     enum Search: Equatable, Sendable { case query(String), results(String) }
-    let store = Store(
+    let store = clockedStore(
       initialState: [String](),
       reducer: Reducer<[String], Search, Void> { log, action, _ in
         switch action {
@@ -55,7 +55,6 @@ import Testing
     await store.send(.query("c"))
     await store.send(.query("co"))
     let last = await store.send(.query("con"))
-    await settle()
     await clock.advance(by: .seconds(1))
     await last.finish()
     #expect(await store.state == ["con"])
@@ -65,7 +64,7 @@ import Testing
   @Test func cancellingTheStoreTaskCancelsItsEffects() async {
     let clock = TestClock()
     let ticks = Journal<Int>()
-    let store = Store(
+    let store = clockedStore(
       initialState: 0,
       reducer: Reducer<Int, Int, Void> { state, action, _ in
         state = action
@@ -77,7 +76,6 @@ import Testing
         }
       })
     let task = await store.send(1)
-    await settle()
     await clock.advance(by: .seconds(2))
     task.cancel()
     await task.finish()
@@ -88,7 +86,7 @@ import Testing
 
   @Test func cancellingOneIDLeavesOthersRunning() async {
     let clock = TestClock()
-    let store = Store(
+    let store = clockedStore(
       initialState: [String](),
       reducer: Reducer<[String], String, Void> { log, action, _ in
         switch action {
@@ -108,7 +106,6 @@ import Testing
     await store.send("a")
     let b = await store.send("b")
     await store.send("cancel a")
-    await settle()
     await clock.advance(by: .seconds(1))
     await b.finish()
     #expect(await store.state == ["b done"])
@@ -116,7 +113,7 @@ import Testing
 
   @Test func concatenatedEffectsRunInOrderAndStopWhenCancelled() async {
     let clock = TestClock()
-    let store = Store(
+    let store = clockedStore(
       initialState: [String](),
       reducer: Reducer<[String], String, Void> { log, action, _ in
         switch action {
@@ -138,7 +135,6 @@ import Testing
         }
       })
     let go = await store.send("go")
-    await settle()
     await clock.advance(by: .seconds(1))
     #expect(await eventually { await store.state == ["step 1"] })
     await clock.advance(by: .seconds(1))
@@ -153,7 +149,7 @@ import Testing
   @Test func releasingTheStoreCancelsItsEffects() async {
     let clock = TestClock()
     let started = Journal<String>()
-    var store: Store<Int, Int>? = Store(
+    var store: Store<Int, Int>? = clockedStore(
       initialState: 0,
       reducer: Reducer<Int, Int, Void> { _, _, _ in
         .run { _ in

@@ -85,11 +85,10 @@ import Testing
 
   @Test func ifLetRunsTheChildAndCancelsItsEffectsWhenItGoesAway() async {
     let clock = TestClock()
-    let store = Store(
+    let store = clockedStore(
       initialState: Screen(), reducer: Self.screen, environment: TimerEnvironment(clock: clock))
     await store.send(.open)
     let timer = await store.send(.timer(.start))
-    await settle()
     await clock.advance(by: .seconds(2))
     #expect(await eventually { await store.state.timer?.ticks == 2 })
     await store.send(.close)
@@ -99,7 +98,7 @@ import Testing
   }
 
   @Test func ifLetRefusesAChildActionWhenTheChildIsGone() async {
-    let store = Store(
+    let store = clockedStore(
       initialState: Screen(), reducer: Self.screen,
       environment: TimerEnvironment(clock: TestClock()))
     let task = await store.send(.timer(.tick))
@@ -107,7 +106,7 @@ import Testing
   }
 
   @Test func ifLetPassesTheChildsRefusalThrough() async {
-    let store = Store(
+    let store = clockedStore(
       initialState: Screen(timer: Timer(id: 1)), reducer: Self.screen,
       environment: TimerEnvironment(clock: TestClock()))
     let task = await store.send(.timer(.rename(-1)))
@@ -132,13 +131,12 @@ import Testing
 
   @Test func ifCaseLetRunsTheChildInItsCaseAndCancelsOnLeavingIt() async {
     let clock = TestClock()
-    let store = Store(initialState: Mode.idle, reducer: Self.mode, environment: TimerEnvironment(clock: clock))
+    let store = clockedStore(initialState: Mode.idle, reducer: Self.mode, environment: TimerEnvironment(clock: clock))
     let early = await store.send(.timer(.tick))
     #expect(early.refusal == "tick needs Timer, which is not the current state")
 
     await store.send(.begin)
     let timer = await store.send(.timer(.start))
-    await settle()
     await clock.advance(by: .seconds(1))
     #expect(await eventually { await store.state == .timing(Timer(id: 7, ticks: 1)) })
     await store.send(.end)
@@ -168,13 +166,12 @@ import Testing
 
   @Test func forEachRoutesByIDAndGivesEachElementItsOwnEffectIDs() async {
     let clock = TestClock()
-    let store = Store(initialState: Timers(), reducer: Self.timers, environment: TimerEnvironment(clock: clock))
+    let store = clockedStore(initialState: Timers(), reducer: Self.timers, environment: TimerEnvironment(clock: clock))
     await store.send(.add(1))
     await store.send(.add(2))
     // Both elements use the id "timer"; starting the second must not cancel the first.
     await store.send(.timers(.element(id: 1, action: .start)))
     await store.send(.timers(.element(id: 2, action: .start)))
-    await settle()
     await clock.advance(by: .seconds(3))
     #expect(await eventually { await store.state.timers.map(\.ticks) == [3, 3] })
     store.cancelEffects()
@@ -182,12 +179,11 @@ import Testing
 
   @Test func forEachCancelsTheEffectsOfARemovedElementWhileTheyRun() async {
     let clock = TestClock()
-    let store = Store(initialState: Timers(), reducer: Self.timers, environment: TimerEnvironment(clock: clock))
+    let store = clockedStore(initialState: Timers(), reducer: Self.timers, environment: TimerEnvironment(clock: clock))
     await store.send(.add(1))
     await store.send(.add(2))
     let first = await store.send(.timers(.element(id: 1, action: .start)))
     let second = await store.send(.timers(.element(id: 2, action: .start)))
-    await settle()
     await clock.advance(by: .seconds(1))
     #expect(await eventually { await store.state.timers.map(\.ticks) == [1, 1] })
 
@@ -202,7 +198,7 @@ import Testing
   }
 
   @Test func forEachRefusesAnActionForAnUnknownElement() async {
-    let store = Store(initialState: Timers(), reducer: Self.timers, environment: TimerEnvironment(clock: TestClock()))
+    let store = clockedStore(initialState: Timers(), reducer: Self.timers, environment: TimerEnvironment(clock: TestClock()))
     let task = await store.send(.timers(.element(id: 42, action: .tick)))
     #expect(task.refusal == "There is no Timer with id 42")
   }

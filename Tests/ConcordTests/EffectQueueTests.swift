@@ -14,7 +14,7 @@ import Testing
   static func store(
     _ queue: EffectQueue, clock: TestClock<Duration>, work: Duration = .seconds(1)
   ) -> Store<[Int], Job> {
-    Store(
+    clockedStore(
       initialState: [],
       reducer: Reducer<[Int], Job, Void> { finished, action, _ in
         switch action {
@@ -39,7 +39,6 @@ import Testing
 
   static func start(_ jobs: ClosedRange<Int>, in store: Store<[Int], Job>) async {
     for n in jobs { await store.send(.start(n)) }
-    await settle()
   }
 
   @Test func newestOneIsSwitchLatest() async {
@@ -141,7 +140,7 @@ import Testing
 
   @Test func queuesWithDifferentIDsDoNotShareSlots() async {
     let clock = TestClock()
-    let store = Store(
+    let store = clockedStore(
       initialState: [String](),
       reducer: Reducer<[String], String, Void> { log, action, _ in
         if action.hasSuffix("done") {
@@ -158,7 +157,6 @@ import Testing
       clock: clock)
     await store.send("a")
     await store.send("b")
-    await settle()
     await clock.advance(by: .seconds(1))
     #expect(await eventually { await store.state.sorted() == ["a done", "b done"] })
   }

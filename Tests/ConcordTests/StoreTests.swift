@@ -70,6 +70,32 @@ import Testing
       await store.state == ["start:begin", "start:end", "sync-1", "sync-2", "sync-1-child", "async"])
   }
 
+  @Test func anImmediateEffectHasBegunWhenSendReturns() async {
+    let began = Journal<String>()
+    let reducer = Reducer<Int, Bool, Void> { _, _, _ in
+      .run { _ in
+        began.append("began")
+        try await Task.sleep(for: .seconds(3600))
+      }
+    }
+    let store = Store(initialState: 0, reducer: reducer, effectStart: .immediate)
+    let task = await store.send(true)
+    #expect(began.all == ["began"])
+    #expect(store.runningEffectCount == 1)
+    task.cancel()
+    await task.finish()
+    #expect(store.runningEffectCount == 0)
+  }
+
+  @Test func anEffectThatFinishesWhileStartingLeavesNothingBehind() async {
+    let store = Store(
+      initialState: 0,
+      reducer: Reducer<Int, Bool, Void> { _, _, _ in .fireAndForget {} },
+      effectStart: .immediate)
+    for _ in 0..<100 { await store.send(true).finish() }
+    #expect(store.runningEffectCount == 0)
+  }
+
   @Test func observationSkipsDuplicatesAndStartsWithTheCurrentValue() async {
     let store = Store(initialState: Counter(), reducer: Self.counter)
     await store.send(.add(1))

@@ -27,3 +27,22 @@ func settle() async {
   for _ in 0..<50 { await Task.yield() }
   try? await Task.sleep(for: .milliseconds(5))
 }
+
+/// A store for tests driven by a test clock: effects begin before `send` returns, so advancing the
+/// clock never races an effect that has not started yet.
+func clockedStore<State: Sendable, Action: Sendable, Environment: Sendable>(
+  initialState: State,
+  reducer: Reducer<State, Action, Environment>,
+  environment: Environment,
+  clock: any Clock<Duration> = ContinuousClock()
+) -> Store<State, Action> {
+  Store(
+    initialState: initialState, reducer: reducer, environment: environment, clock: clock,
+    effectStart: .immediate)
+}
+
+func clockedStore<State: Sendable, Action: Sendable>(
+  initialState: State, reducer: Reducer<State, Action, Void>
+) -> Store<State, Action> {
+  clockedStore(initialState: initialState, reducer: reducer, environment: ())
+}

@@ -1,0 +1,70 @@
+/// Everything an ``EffectRuntime`` knows about running effects, guarded by the runtime's lock.
+///
+/// A task is registered in two steps, because it starts immediately and may finish before its
+/// creator gets the lock back: a token is *reserved* first, then the task is *registered* under
+/// it. A task that finishes in between is remembered, so that it is never registered at all.
+@usableFromInline
+struct Registry {
+  var nextToken: UInt64 = 0
+  var tasks: [UInt64: Task<Void, Never>] = [:]
+  var byID: [EffectID: [UInt64: Task<Void, Never>]] = [:]
+  var queues: [EffectID: QueueLane] = [:]
+  var starting: Set<UInt64> = []
+  var finishedWhileStarting: Set<UInt64> = []
+
+  @usableFromInline
+  init() {}
+
+  /// Tasks alive, counting those still being started.
+  var liveCount: Int { tasks.count + starting.count - finishedWhileStarting.count }
+
+  @usableFromInline
+  mutating func reserveToken() -> UInt64 {
+    let token = nextToken
+    nextToken &+= 1
+    starting.insert(token)
+    return token
+  }
+
+  /// Registers a task under its reserved token. Returns false when it already finished.
+  @usableFromInline
+  mutating func register(_ task: Task<Void, Never>, token: UInt64, ids: [EffectID]) -> Bool {
+    starting.remove(token)
+    if finishedWhileStarting.remove(token) != nil { return false }
+    tasks[token] = task
+    for id in ids { byID[id, default: [:]][token] = task }
+    return true
+  }
+
+  mutating func finish(_ token: UInt64, ids: [EffectID]) {
+    if starting.contains(token) {
+      finishedWhileStarting.insert(token)
+      return
+    }
+    tasks[token] = nil
+    for id in ids {
+      byID[id]?[token] = nil
+      if byID[id]?.isEmpty == true { byID[id] = nil }
+    }
+  }
+
+  /// Forgets every task marked with `id`, returning them to be cancelled.
+  mutating func removeTasks(for id: EffectID) -> [Task<Void, Never>] {
+    byID.removeValue(forKey: id).map { Array($0.values) } ?? []
+  }
+}
+
+/// One effect queue: who holds a slot, who waits, and how to wake the waiters.
+struct QueueLane {
+  var running: [UInt64] = []
+  var waiting: [UInt64] = []
+  var tasks: [UInt64: Task<Void, Never>] = [:]
+  var continuations: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+  var capacity: Int
+
+  var isIdle: Bool { running.isEmpty && waiting.isEmpty && tasks.isEmpty }
+
+  func holds(_ token: UInt64) -> Bool {
+    running.contains(token) || waiting.contains(token)
+  }
+}
