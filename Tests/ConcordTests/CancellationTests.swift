@@ -62,7 +62,7 @@ import Testing
   }
 
   @Test func cancellingTheStoreTaskCancelsItsEffects() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let ticks = Journal<Int>()
     let store = clockedStore(
       initialState: 0,
@@ -76,7 +76,10 @@ import Testing
         }
       })
     let task = await store.send(1)
-    await clock.advance(by: .seconds(2))
+    for tick in 1...2 {
+      await clock.advance(by: .seconds(1), whenSleeping: 1)
+      #expect(await eventually { ticks.all.count == tick })
+    }
     task.cancel()
     await task.finish()
     #expect(task.isCancelled)
@@ -112,7 +115,7 @@ import Testing
   }
 
   @Test func concatenatedEffectsRunInOrderAndStopWhenCancelled() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = clockedStore(
       initialState: [String](),
       reducer: Reducer<[String], String, Void> { log, action, _ in
@@ -135,12 +138,12 @@ import Testing
         }
       })
     let go = await store.send("go")
-    await clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1), whenSleeping: 1)
     #expect(await eventually { await store.state == ["step 1"] })
-    await clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1), whenSleeping: 1)
     #expect(await eventually { await store.state == ["step 1", "step 2"] })
     await store.send("stop")
-    await clock.advance(by: .seconds(5))
+    await clock.advance(by: .seconds(5), whenSleeping: 0)
     await go.finish()
     #expect(await store.state == ["step 1", "step 2"])
     #expect(store.runningEffectCount == 0)

@@ -12,7 +12,7 @@ import Testing
     var ticks = 0
   }
   @CasePathable enum TimerAction: Equatable, Sendable { case start, tick, rename(Int) }
-  struct TimerEnvironment: Sendable { var clock: TestClock<Duration> }
+  struct TimerEnvironment: Sendable { var clock: WatchedClock }
 
   static let timer = Reducer<Timer, TimerAction, TimerEnvironment> { state, action, environment in
     switch action {
@@ -84,13 +84,15 @@ import Testing
   .ifLet(state: \.timer, action: \.timer, environment: { $0 }, then: timer)
 
   @Test func ifLetRunsTheChildAndCancelsItsEffectsWhenItGoesAway() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = clockedStore(
       initialState: Screen(), reducer: Self.screen, environment: TimerEnvironment(clock: clock))
     await store.send(.open)
     let timer = await store.send(.timer(.start))
-    await clock.advance(by: .seconds(2))
-    #expect(await eventually { await store.state.timer?.ticks == 2 })
+    for tick in 1...2 {
+      await clock.advance(by: .seconds(1), whenSleeping: 1)
+      #expect(await eventually { await store.state.timer?.ticks == tick })
+    }
     await store.send(.close)
     await timer.finish()
     #expect(timer.isCancelled)
@@ -100,7 +102,7 @@ import Testing
   @Test func ifLetRefusesAChildActionWhenTheChildIsGone() async {
     let store = clockedStore(
       initialState: Screen(), reducer: Self.screen,
-      environment: TimerEnvironment(clock: TestClock()))
+      environment: TimerEnvironment(clock: WatchedClock()))
     let task = await store.send(.timer(.tick))
     #expect(task.refusal == "There is no Timer to receive tick any more")
   }
@@ -108,7 +110,7 @@ import Testing
   @Test func ifLetPassesTheChildsRefusalThrough() async {
     let store = clockedStore(
       initialState: Screen(timer: Timer(id: 1)), reducer: Self.screen,
-      environment: TimerEnvironment(clock: TestClock()))
+      environment: TimerEnvironment(clock: WatchedClock()))
     let task = await store.send(.timer(.rename(-1)))
     #expect(task.refusal == "Ids are positive")
     #expect(await store.state.timer == Timer(id: 1))
@@ -130,14 +132,14 @@ import Testing
   .ifCaseLet(state: \.timing, action: \.timer, environment: { $0 }, then: timer)
 
   @Test func ifCaseLetRunsTheChildInItsCaseAndCancelsOnLeavingIt() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = clockedStore(initialState: Mode.idle, reducer: Self.mode, environment: TimerEnvironment(clock: clock))
     let early = await store.send(.timer(.tick))
     #expect(early.refusal == "tick needs Timer, which is not the current state")
 
     await store.send(.begin)
     let timer = await store.send(.timer(.start))
-    await clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1), whenSleeping: 1)
     #expect(await eventually { await store.state == .timing(Timer(id: 7, ticks: 1)) })
     await store.send(.end)
     await timer.finish()
@@ -165,40 +167,42 @@ import Testing
   .forEach(state: \.timers, action: \.timers, environment: { $0 }, element: timer)
 
   @Test func forEachRoutesByIDAndGivesEachElementItsOwnEffectIDs() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = clockedStore(initialState: Timers(), reducer: Self.timers, environment: TimerEnvironment(clock: clock))
     await store.send(.add(1))
     await store.send(.add(2))
     // Both elements use the id "timer"; starting the second must not cancel the first.
     await store.send(.timers(.element(id: 1, action: .start)))
     await store.send(.timers(.element(id: 2, action: .start)))
-    await clock.advance(by: .seconds(3))
-    #expect(await eventually { await store.state.timers.map(\.ticks) == [3, 3] })
+    for tick in 1...3 {
+      await clock.advance(by: .seconds(1), whenSleeping: 2)
+      #expect(await eventually { await store.state.timers.map(\.ticks) == [tick, tick] })
+    }
     store.cancelEffects()
   }
 
   @Test func forEachCancelsTheEffectsOfARemovedElementWhileTheyRun() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = clockedStore(initialState: Timers(), reducer: Self.timers, environment: TimerEnvironment(clock: clock))
     await store.send(.add(1))
     await store.send(.add(2))
     let first = await store.send(.timers(.element(id: 1, action: .start)))
     let second = await store.send(.timers(.element(id: 2, action: .start)))
-    await clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1), whenSleeping: 2)
     #expect(await eventually { await store.state.timers.map(\.ticks) == [1, 1] })
 
     await store.send(.remove(1))
     await first.finish()
     #expect(first.isCancelled)
     #expect(!second.isCancelled)
-    await clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1), whenSleeping: 1)
     #expect(await eventually { await store.state.timers.map(\.ticks) == [2] })
     #expect(store.runningEffectCount == 1)
     store.cancelEffects()
   }
 
   @Test func forEachRefusesAnActionForAnUnknownElement() async {
-    let store = clockedStore(initialState: Timers(), reducer: Self.timers, environment: TimerEnvironment(clock: TestClock()))
+    let store = clockedStore(initialState: Timers(), reducer: Self.timers, environment: TimerEnvironment(clock: WatchedClock()))
     let task = await store.send(.timers(.element(id: 42, action: .tick)))
     #expect(task.refusal == "There is no Timer with id 42")
   }

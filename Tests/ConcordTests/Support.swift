@@ -1,3 +1,4 @@
+import Clocks
 import Concord
 import Synchronization
 
@@ -45,4 +46,29 @@ func clockedStore<State: Sendable, Action: Sendable>(
   initialState: State, reducer: Reducer<State, Action, Void>
 ) -> Store<State, Action> {
   clockedStore(initialState: initialState, reducer: reducer, environment: ())
+}
+
+/// A test clock that also knows how many effects sleep on it, so a test can advance it only once
+/// a repeating effect (a timer) has gone back to sleep.
+final class WatchedClock: Clock, Sendable {
+  typealias Duration = Swift.Duration
+  typealias Instant = TestClock<Swift.Duration>.Instant
+
+  private let base = TestClock()
+  private let sleepers = Mutex(0)
+
+  var now: Instant { base.now }
+  var minimumResolution: Duration { base.minimumResolution }
+
+  func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    sleepers.withLock { $0 += 1 }
+    defer { sleepers.withLock { $0 -= 1 } }
+    try await base.sleep(until: deadline, tolerance: tolerance)
+  }
+
+  /// Waits until `count` effects sleep on this clock, then advances it by `duration`.
+  func advance(by duration: Duration, whenSleeping count: Int) async {
+    _ = await eventually { self.sleepers.withLock { $0 } >= count }
+    await base.advance(by: duration)
+  }
 }
