@@ -18,12 +18,25 @@ struct Registry {
   /// Tasks alive, counting those still being started.
   var liveCount: Int { tasks.count + starting.count - finishedWhileStarting.count }
 
+  /// A token for a task that is registered in the same critical section as it is created.
+  @usableFromInline
+  mutating func takeToken() -> UInt64 {
+    defer { nextToken &+= 1 }
+    return nextToken
+  }
+
+  /// A token for a task that is created outside the lock and registered afterwards.
   @usableFromInline
   mutating func reserveToken() -> UInt64 {
-    let token = nextToken
-    nextToken &+= 1
+    let token = takeToken()
     starting.insert(token)
     return token
+  }
+
+  @usableFromInline
+  mutating func insert(_ task: Task<Void, Never>, token: UInt64, ids: [EffectID]) {
+    tasks[token] = task
+    for id in ids { byID[id, default: [:]][token] = task }
   }
 
   /// Registers a task under its reserved token. Returns false when it already finished.
@@ -31,13 +44,12 @@ struct Registry {
   mutating func register(_ task: Task<Void, Never>, token: UInt64, ids: [EffectID]) -> Bool {
     starting.remove(token)
     if finishedWhileStarting.remove(token) != nil { return false }
-    tasks[token] = task
-    for id in ids { byID[id, default: [:]][token] = task }
+    insert(task, token: token, ids: ids)
     return true
   }
 
   mutating func finish(_ token: UInt64, ids: [EffectID]) {
-    if starting.contains(token) {
+    if !starting.isEmpty, starting.contains(token) {
       finishedWhileStarting.insert(token)
       return
     }

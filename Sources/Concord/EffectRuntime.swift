@@ -173,13 +173,24 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     ids: [EffectID],
     deliver: @escaping Delivery
   ) -> Task<Void, Never> {
-    // Not under the lock: an immediate task may finish, and unregister, before `start` returns.
+    guard startsImmediately else {
+      // Created under the lock, so it cannot finish (and unregister) before it is registered.
+      return registry.withLock { registry in
+        let token = registry.takeToken()
+        let task = Task(priority: priority) { [self] in
+          await execute(work, catch: handler, deliver: deliver)
+          finished(token, ids: ids)
+        }
+        registry.insert(task, token: token, ids: ids)
+        return task
+      }
+    }
+    // Not under the lock: an immediate task may finish, and unregister, before it returns here.
     let token = registry.withLock { $0.reserveToken() }
-    let operation: @Sendable () async -> Void = { [self] in
+    let task = makeTask(priority: priority) { [self] in
       await execute(work, catch: handler, deliver: deliver)
       finished(token, ids: ids)
     }
-    let task = makeTask(priority: priority, operation)
     registry.withLock { _ = $0.register(task, token: token, ids: ids) }
     return task
   }
