@@ -29,3 +29,21 @@ extension Effect {
     return ids.isEmpty ? .none : Effect(.cancel(ids))
   }
 }
+
+extension Effect {
+  /// The ids of the `.cancellable` effects inside this one. A task that runs this effect as a
+  /// whole (a queue slot, a concatenation) is registered under their ``EffectID/enclosing`` keys,
+  /// so that cancelling any of them reaches the parts that have not started yet.
+  var innerCancellableIDs: [EffectID] {
+    switch operation {
+    case .none, .send, .refuse, .run, .cancel:
+      return []
+    case let .merge(effects), let .concatenate(effects):
+      return effects.flatMap(\.innerCancellableIDs)
+    case let .cancellable(id, _, effect):
+      return [id] + effect.innerCancellableIDs
+    case let .queued(_, effect):
+      return effect.innerCancellableIDs
+    }
+  }
+}

@@ -47,7 +47,9 @@ extension Effect {
     }
   }
 
-  private func renamingIDs(into namespace: EffectID) -> Effect {
+  /// Moves every effect id and queue of this effect into `namespace`.
+  @usableFromInline
+  func renamingIDs(into namespace: EffectID) -> Effect {
     switch operation {
     case .none, .send, .refuse, .run:
       return self

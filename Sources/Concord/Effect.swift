@@ -66,7 +66,8 @@ extension Effect {
   public static var none: Effect { Effect(.none) }
 
   /// Sends an action back into the store right after the current reduction, before any other
-  /// action is reduced. It does not start a task.
+  /// action is reduced. It does not start a task. (Inside `.concatenate` or a queue, which run as
+  /// tasks, it is sent when its turn comes, like an action from ``run(priority:operation:catch:)``.)
   @inlinable
   public static func send(_ action: Action) -> Effect {
     Effect(.send(action))

@@ -22,7 +22,17 @@ public struct EffectID: Hashable, @unchecked Sendable, CustomStringConvertible {
     EffectID(Namespaced(namespace: namespace, id: self))
   }
 
+  /// The id under which a task that *contains* effects of this id is registered (a queue slot, a
+  /// concatenation). `.cancel(id:)` reaches it; `cancelInFlight` does not, so an effect starting
+  /// inside such a task never cancels the task that starts it.
+  var enclosing: EffectID { EffectID(Enclosing(id: self)) }
+
   public var description: String { String(describing: base) }
+}
+
+/// The registration key of a task that contains effects of `id`.
+struct Enclosing: Hashable, Sendable {
+  let id: EffectID
 }
 
 /// An id that lives inside a child's namespace.

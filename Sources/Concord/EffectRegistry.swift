@@ -11,6 +11,18 @@ struct Registry {
   var queues: [EffectID: QueueLane] = [:]
   var starting: Set<UInt64> = []
   var finishedWhileStarting: Set<UInt64> = []
+  /// Tasks with a lower token were started before the last ``cancelAll()``.
+  var cancelledBefore: UInt64 = 0
+
+  /// What became of a task handed to ``register(_:token:ids:)``.
+  @usableFromInline
+  enum Registration {
+    case registered
+    /// It finished before it could be registered, and was not.
+    case finished
+    /// Registered, but ``cancelAll()`` ran while it was starting: cancel it now.
+    case cancelled
+  }
 
   @usableFromInline
   init() {}
@@ -39,13 +51,20 @@ struct Registry {
     for id in ids { byID[id, default: [:]][token] = task }
   }
 
-  /// Registers a task under its reserved token. Returns false when it already finished.
+  /// Registers a task under its reserved token, unless it already finished.
   @usableFromInline
-  mutating func register(_ task: Task<Void, Never>, token: UInt64, ids: [EffectID]) -> Bool {
+  mutating func register(_ task: Task<Void, Never>, token: UInt64, ids: [EffectID]) -> Registration {
     starting.remove(token)
-    if finishedWhileStarting.remove(token) != nil { return false }
+    if finishedWhileStarting.remove(token) != nil { return .finished }
     insert(task, token: token, ids: ids)
-    return true
+    return token < cancelledBefore ? .cancelled : .registered
+  }
+
+  /// Every registered task, to be cancelled; tasks still starting are cancelled as they register.
+  /// The bookkeeping stays: each task unregisters itself, and frees its queue slot, as it ends.
+  mutating func cancelAll() -> [Task<Void, Never>] {
+    cancelledBefore = nextToken
+    return Array(tasks.values)
   }
 
   mutating func finish(_ token: UInt64, ids: [EffectID]) {
@@ -73,8 +92,12 @@ struct QueueLane {
   var tasks: [UInt64: Task<Void, Never>] = [:]
   var continuations: [UInt64: CheckedContinuation<Bool, Never>] = [:]
   var capacity: Int
+  /// Evicted by a newer effect before their task was enrolled: cancelled when it is.
+  var evictedWhileStarting: Set<UInt64> = []
 
-  var isIdle: Bool { running.isEmpty && waiting.isEmpty && tasks.isEmpty }
+  var isIdle: Bool {
+    running.isEmpty && waiting.isEmpty && tasks.isEmpty && evictedWhileStarting.isEmpty
+  }
 
   func holds(_ token: UInt64) -> Bool {
     running.contains(token) || waiting.contains(token)

@@ -13,6 +13,7 @@ extension EffectRuntime {
         case .newest:
           let oldest = lane.running.removeFirst()
           evicted = lane.tasks.removeValue(forKey: oldest)
+          if evicted == nil { lane.evictedWhileStarting.insert(oldest) }
         case .oldestDiscardingNew:
           return nil
         case .oldestSuspendingNew:
@@ -30,7 +31,9 @@ extension EffectRuntime {
     let token = admission.token
     let delay = queue.delay
     let clock = self.clock
-    return launch(token: token, ids: ids) { [self] in
+    // Registered under the ids inside too, so that cancelling one of them cancels the effect
+    // while it waits for a slot or sleeps through the delay.
+    return launch(token: token, ids: ids + effect.innerCancellableIDs.map(\.enclosing)) { [self] in
       defer { release(token, from: queueID) }
       if admission.mustWait, await !waitForSlot(token, in: queueID) { return }
       if delay > .zero {
@@ -39,10 +42,12 @@ extension EffectRuntime {
       if Task.isCancelled { return }
       await perform(effect, ids: ids, deliver: deliver)
     } enroll: { registry, task in
+      guard var lane = registry.queues[queueID] else { return false }
+      defer { registry.queues[queueID] = lane.isIdle ? nil : lane }
+      if lane.evictedWhileStarting.remove(token) != nil { return true }
       // Remembered so that a newer effect can evict it, unless it already left the queue.
-      if registry.queues[queueID]?.holds(token) == true {
-        registry.queues[queueID]?.tasks[token] = task
-      }
+      if lane.holds(token) { lane.tasks[token] = task }
+      return false
     }
   }
 

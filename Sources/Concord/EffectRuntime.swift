@@ -8,7 +8,9 @@ public enum EffectStart: Sendable, Equatable {
   /// At once, on the thread that reduced the action, until the effect's first suspension — so
   /// when `send` returns, the effect has begun (for example, its sleep is registered with a test
   /// clock). `TestStore` uses it, which makes clock-driven tests deterministic. The work before an
-  /// effect's first `await` runs while the store waits.
+  /// effect's first `await` runs while the store waits. It needs `Task.immediate` (the Swift 6.2
+  /// runtime: always on Linux, macOS 26 and later on Apple platforms); elsewhere effects are
+  /// enqueued.
   case immediate
 }
 
@@ -21,7 +23,7 @@ public enum EffectStart: Sendable, Equatable {
 ///
 /// ```swift
 /// var feedback: [AppAction] = []
-/// let handle = runtime.start(effect, feedback: &feedback)
+/// let handle = runtime.start(effect, feedback: &feedback, deliver: { await store.receive($0) })
 /// // reduce `feedback` next, in order, before any other action
 /// ```
 public final class EffectRuntime<Action: Sendable>: Sendable {
@@ -75,11 +77,8 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Cancels every effect this runtime started.
   public func cancelAll() {
-    let tasks = registry.withLock { registry in
-      let tasks = Array(registry.tasks.values)
-      registry = Registry()
-      return tasks
-    }
+    let tasks = registry.withLock { $0.cancelAll() }
+    // Outside the lock: cancellation handlers may need it. Each task then unregisters itself.
     tasks.forEach { $0.cancel() }
   }
 
@@ -103,8 +102,10 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
       }
     case let .concatenate(effects):
       let token = registry.withLock { $0.reserveToken() }
+      // Registered under the ids inside too, so that cancelling one of them stops the chain
+      // before that part has even started.
       handle.append(
-        launch(token: token, ids: ids) { [self] in
+        launch(token: token, ids: ids + effect.innerCancellableIDs.map(\.enclosing)) { [self] in
           for effect in effects {
             if Task.isCancelled { return }
             await perform(effect, ids: ids, deliver: deliver)
@@ -114,7 +115,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
       if cancelInFlight { cancel([id]) }
       start(effect, ids: ids + [id], feedback: &feedback, handle: &handle, deliver: deliver)
     case let .cancel(cancelled):
-      cancel(cancelled)
+      cancel(cancelled + cancelled.map(\.enclosing))
     case let .queued(queue, effect):
       if let task = startQueued(effect, in: queue, ids: ids, deliver: deliver) {
         handle.append(task)
@@ -131,13 +132,20 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
       return
     }
     var feedback: [Action] = []
-    var handle = EffectHandle()
-    start(effect, ids: ids, feedback: &feedback, handle: &handle, deliver: deliver)
-    for action in feedback {
-      if Task.isCancelled { break }
-      await deliver(action)
+    var started = EffectHandle()
+    start(effect, ids: ids, feedback: &feedback, handle: &started, deliver: deliver)
+    let handle = started
+    let sends = feedback
+    // Cancelling this task cancels what it started, also while it is still delivering sends.
+    await withTaskCancellationHandler {
+      for action in sends {
+        if Task.isCancelled { break }
+        await deliver(action)
+      }
+      await handle.finish()
+    } onCancel: {
+      handle.cancel()
     }
-    await handle.finish()
   }
 
   @inlinable
@@ -191,7 +199,8 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
       await execute(work, catch: handler, deliver: deliver)
       finished(token, ids: ids)
     }
-    registry.withLock { _ = $0.register(task, token: token, ids: ids) }
+    let cancelNow = registry.withLock { $0.register(task, token: token, ids: ids) == .cancelled }
+    if cancelNow { task.cancel() }
     return task
   }
 
@@ -206,22 +215,28 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
   }
 
   /// Starts `body` as a registered task under a token already reserved, the way ``spawn`` does.
-  /// `enroll` runs under the lock once the task exists, unless it has already finished.
+  /// `enroll` runs under the lock once the task exists, unless it has already finished; it
+  /// returns true when the task must be cancelled at once.
   func launch(
     token: UInt64,
     ids: [EffectID],
     priority: TaskPriority? = nil,
     body: @escaping @Sendable () async -> Void,
-    enroll: (inout Registry, Task<Void, Never>) -> Void = { _, _ in }
+    enroll: (inout Registry, Task<Void, Never>) -> Bool = { _, _ in false }
   ) -> Task<Void, Never> {
     let operation: @Sendable () async -> Void = { [self] in
       await body()
       finished(token, ids: ids)
     }
     let task = makeTask(priority: priority, operation)
-    registry.withLock { registry in
-      if registry.register(task, token: token, ids: ids) { enroll(&registry, task) }
+    let cancelNow = registry.withLock { registry in
+      switch registry.register(task, token: token, ids: ids) {
+      case .finished: return false
+      case .cancelled: return true
+      case .registered: return enroll(&registry, task)
+      }
     }
+    if cancelNow { task.cancel() }
     return task
   }
 

@@ -5,7 +5,9 @@ extension Reducer {
   /// `action` and the parent's state at the key path `state`, in an environment derived from the
   /// parent's. Other parent actions pass through untouched.
   ///
-  /// This is Actomaton's `contramap` and TCA's `Scope`. `action` names a case of a
+  /// This is Actomaton's `contramap` and TCA's `Scope`. The child's effect ids and queues move into
+  /// the child's namespace (its place in the parent), so two instances of one feature never
+  /// cancel each other's effects; to cancel a child's effect, send the child an action. `action` names a case of a
   /// `@CasePathable` enum, as in `\.counter`; it is resolved once, when the reducer is built, so
   /// the composed reducer pays nothing per action for the key path.
   ///
@@ -36,10 +38,12 @@ extension Reducer {
   ) -> Reducer<ParentState, ParentAction, ParentEnvironment> {
     nonisolated(unsafe) let toChildState = toChildState
     let child = self.run
+    let namespace = ChildNamespace(toChildState).id
     return Reducer<ParentState, ParentAction, ParentEnvironment> { state, action, environment in
       guard let childAction = toChildAction.extract(from: action) else { return .none }
       let effect = child(&state[keyPath: toChildState], childAction, toChildEnvironment(environment))
-      return effect.isNone ? .none : effect.map { toChildAction.embed($0) }
+      if effect.isNone { return .none }
+      return effect.map { toChildAction.embed($0) }.renamingIDs(into: namespace)
     }
   }
 }

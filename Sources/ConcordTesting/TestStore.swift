@@ -34,6 +34,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   let store: Store<State, TestDelivery<Action>>
   let log: ReductionLog<State, Action>
   private let origin: SourceLocation
+  /// Set once ``finish(timeout:fileID:filePath:line:column:)`` has checked (and cancelled) the
+  /// effects, so that releasing the store does not report them again.
+  private var hasFinished = false
 
   /// Makes a test store.
   ///
@@ -87,7 +90,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       store.cancelEffects()
       return
     }
-    let running = store.runningEffectCount
+    let running = hasFinished ? 0 : store.runningEffectCount
     if running > 0 {
       origin.report(
         """
@@ -214,6 +217,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     // Reported once, here, not again when the store is released.
     skipReceivedActions()
     store.cancelEffects()
+    hasFinished = true
   }
 
   /// Drops every received action not yet asserted; for tests that do not care about them.
@@ -231,6 +235,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   }
 
   private func reduceSent(_ action: Action, at location: SourceLocation) async -> SentReduction? {
+    hasFinished = false
     let unreceived = log.received
     if !unreceived.isEmpty {
       if exhaustivity == .on {

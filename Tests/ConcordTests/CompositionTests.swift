@@ -116,6 +116,37 @@ import Testing
     #expect(await store.state.timer == Timer(id: 1))
   }
 
+  /// Two instances of one feature, side by side: closing one pane's timer leaves the other's
+  /// running, although both use the same key path and the same effect id inside.
+  struct Panes: Equatable, Sendable {
+    var left = Screen()
+    var right = Screen()
+  }
+  @CasePathable enum PanesAction: Equatable, Sendable {
+    case left(ScreenAction)
+    case right(ScreenAction)
+  }
+
+  @Test func siblingInstancesOfAFeatureHaveTheirOwnEffectIDs() async {
+    let clock = WatchedClock()
+    let panes = Reducer<Panes, PanesAction, TimerEnvironment>.combine(
+      Self.screen.pullback(state: \.left, action: \.left, environment: { $0 }),
+      Self.screen.pullback(state: \.right, action: \.right, environment: { $0 })
+    )
+    let store = clockedStore(
+      initialState: Panes(), reducer: panes, environment: TimerEnvironment(clock: clock))
+    await store.send(.left(.open))
+    await store.send(.right(.open))
+    let left = await store.send(.left(.timer(.start)))
+    let right = await store.send(.right(.timer(.start)))
+    await store.send(.left(.close))
+    await left.finish()
+    #expect(!right.isCancelled)
+    await clock.advance(by: .seconds(1), whenSleeping: 1)
+    #expect(await eventually { await store.state.right.timer?.ticks == 1 })
+    store.cancelEffects()
+  }
+
   // MARK: ifCaseLet
 
   @CasePathable enum Mode: Equatable, Sendable { case idle, timing(Timer) }

@@ -138,6 +138,74 @@ import Testing
     #expect(await eventually { await store.state == [1, 4] })
   }
 
+  /// `.cancel(id:)` reaches an effect that still waits in its queue's delay.
+  @Test func cancellingAnIDInsideAQueueStopsItDuringTheDelay() async {
+    let clock = TestClock()
+    let debounce = EffectQueue("save", .newest(1), delay: .milliseconds(300))
+    let store = clockedStore(
+      initialState: [String](),
+      reducer: Reducer<[String], String, Void> { log, action, _ in
+        switch action {
+        case "save":
+          return .run { send in await send("saved") }.cancellable(id: "save").queued(in: debounce)
+        case "discard":
+          return .cancel(id: "save")
+        default:
+          log.append(action)
+          return .none
+        }
+      },
+      environment: (), clock: clock)
+    let save = await store.send("save")
+    await store.send("discard")
+    await clock.advance(by: .seconds(1))
+    await save.finish()
+    #expect(save.isCancelled)
+    #expect(await store.state == [])
+  }
+
+  /// An effect that cancels its own id in flight still runs when its queue lets it start.
+  @Test func cancelInFlightInsideAQueueDoesNotCancelItself() async {
+    let clock = TestClock()
+    let debounce = EffectQueue("save", .newest(1), delay: .milliseconds(300))
+    let store = clockedStore(
+      initialState: [String](),
+      reducer: Reducer<[String], String, Void> { log, action, _ in
+        if action == "save" {
+          return .run { send in await send("saved") }
+            .cancellable(id: "save", cancelInFlight: true)
+            .queued(in: debounce)
+        }
+        log.append(action)
+        return .none
+      },
+      environment: (), clock: clock)
+    await store.send("save")
+    let last = await store.send("save")
+    await clock.advance(by: .milliseconds(300))
+    await last.finish()
+    #expect(await store.state == ["saved"])
+  }
+
+  /// Cancelling everything leaves the queue usable: waiters end, new effects run and obey ids.
+  @Test func cancellingAllEffectsReleasesWaitersAndKeepsTheQueueWorking() async {
+    let clock = TestClock()
+    let store = Self.store(EffectQueue("q", .oldestSuspendingNew(1)), clock: clock)
+    await store.send(.start(1))
+    let waiting = await store.send(.start(2))
+    store.cancelEffects()
+    await waiting.finish()
+    #expect(await eventually { store.runningEffectCount == 0 })
+
+    await Self.start(3...4, in: store)
+    await store.send(.cancel(4))
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { await store.state == [3] })
+    await clock.advance(by: .seconds(1))
+    #expect(await eventually { store.runningEffectCount == 0 })
+    #expect(await store.state == [3])
+  }
+
   @Test func queuesWithDifferentIDsDoNotShareSlots() async {
     let clock = TestClock()
     let store = clockedStore(
