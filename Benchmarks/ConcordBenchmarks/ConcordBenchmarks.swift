@@ -43,6 +43,10 @@ struct ConcordBenchmarks {
       let store = Store(initialState: 0, reducer: asyncFeedbackReducer)
       for _ in 0..<n { await store.send(.ping).finish() }
     }
+    let nested = await harness.measure("Store.send, reducer 3 levels deep") { n in
+      let store = Store(initialState: Level1(), reducer: nestedReducer)
+      for _ in 0..<n { await store.send(.level2(.level3(.increment))) }
+    }
     let scoped = await harness.measure("ScopedStore.send, 3 levels deep") { n in
       let store = Store(initialState: Level1(), reducer: nestedReducer)
       let leaf = store.scope(state: \.level2, action: \.level2)
@@ -55,6 +59,7 @@ struct ConcordBenchmarks {
       Comparison(measurement: syncFeedback, baseline: actorCall, goal: .infinity),
       Comparison(measurement: handRolled, baseline: actorTask, goal: .infinity),
       Comparison(measurement: asyncFeedback, baseline: actorTask, goal: 1.5),
+      Comparison(measurement: nested, baseline: trivial, goal: .infinity),
       Comparison(measurement: scoped, baseline: trivial, goal: 1.5),
     ]
     print(pad("benchmark", 36), pad("ops/s", 12), pad("ns/op", 9), pad("baseline", 32), pad("ratio", 7), "goal")

@@ -35,26 +35,48 @@ public struct Effect<Action: Sendable>: Sendable {
     indirect case queued(EffectQueue, Effect)
   }
 
+  /// The operation, boxed: `nil` is ``none``. A reduction that returns no work then passes one
+  /// empty pointer through every level of composition, instead of a large generic enum.
   @usableFromInline
-  let operation: Operation
+  let box: Box?
+
+  @usableFromInline
+  final class Box: Sendable {
+    @usableFromInline
+    let operation: Operation
+
+    @inlinable
+    init(_ operation: Operation) {
+      self.operation = operation
+    }
+  }
+
+  @inlinable
+  init(box: Box?) {
+    self.box = box
+  }
 
   @inlinable
   init(_ operation: Operation) {
-    self.operation = operation
+    if case .none = operation {
+      self.box = nil
+    } else {
+      self.box = Box(operation)
+    }
   }
+
+  @usableFromInline
+  var operation: Operation { box?.operation ?? .none }
 
   /// True when there is nothing to run. The store's fast path checks this first.
   @inlinable
-  public var isNone: Bool {
-    if case .none = operation { return true }
-    return false
-  }
+  public var isNone: Bool { box == nil }
 
   /// The reason the reduction was refused, when it was.
   @inlinable
   public var refusal: Refusal? {
-    if case let .refuse(refusal) = operation { return refusal }
-    return nil
+    guard let box, case let .refuse(refusal) = box.operation else { return nil }
+    return refusal
   }
 }
 
@@ -63,7 +85,7 @@ public struct Effect<Action: Sendable>: Sendable {
 extension Effect {
   /// An effect that does nothing.
   @inlinable
-  public static var none: Effect { Effect(.none) }
+  public static var none: Effect { Effect(box: nil) }
 
   /// Sends an action back into the store right after the current reduction, before any other
   /// action is reduced. It does not start a task. (Inside `.concatenate` or a queue, which run as

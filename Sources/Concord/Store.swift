@@ -27,6 +27,11 @@ public actor Store<State: Sendable, Action: Sendable> {
   var currentState: State
   @usableFromInline
   let reduce: @Sendable (inout State, Action) -> Effect<Action>
+  /// The whole of `send` on the store. A closure made in the inlinable initializer, so that it is
+  /// compiled for the app's own types where the store is made; the store's own generic code would
+  /// pay a generic-metadata lookup for every effect it looks at.
+  @usableFromInline
+  let process: @Sendable (isolated Store, Action) -> StoreTask
   @usableFromInline
   let effects: EffectRuntime<Action>
   // Made on first use, from the actor, so that it can hold the store weakly.
@@ -34,7 +39,8 @@ public actor Store<State: Sendable, Action: Sendable> {
   var delivery: EffectRuntime<Action>.Delivery?
   @usableFromInline
   var observers: [UInt64: (State) -> Void] = [:]
-  private var nextObserverID: UInt64 = 0
+  @usableFromInline
+  var nextObserverID: UInt64 = 0
   @usableFromInline
   let debug: StoreDebug?
 
@@ -48,6 +54,7 @@ public actor Store<State: Sendable, Action: Sendable> {
   ///   - effectStart: when an effect's task begins to run; see ``EffectStart``.
   ///   - debug: when set, each action is described with a diff of the state it changed.
   ///   - diagnostics: receives a line for each effect error that no handler caught.
+  @inlinable
   public init<Environment: Sendable>(
     initialState: State,
     reducer: Reducer<State, Action, Environment>,
@@ -60,11 +67,21 @@ public actor Store<State: Sendable, Action: Sendable> {
     self.currentState = initialState
     let run = reducer.run
     self.reduce = { state, action in run(&state, action, environment) }
+    self.process = { store, action in
+      let before = store.currentState
+      let effect = run(&store.currentState, action, environment)
+      if effect.isNone, store.debug == nil {
+        if !store.observers.isEmpty { store.notifyObservers() }
+        return StoreTask()
+      }
+      return store.settle(action, before: before, effect: effect)
+    }
     self.debug = debug
     self.effects = EffectRuntime(clock: clock, start: effectStart, diagnose: diagnostics)
   }
 
   /// Makes a store for a reducer that needs no environment.
+  @inlinable
   public init(
     initialState: State,
     reducer: Reducer<State, Action, Void>,
@@ -86,17 +103,13 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// - Returns: the effects the action started (await ``StoreTask/finish()`` to wait for them)
   ///   and the reason, if the reducer refused it.
   @inlinable
+  @inline(__always)
   @discardableResult
-  public func send(_ action: Action) -> StoreTask {
-    // The fast path is inlinable so that it is specialized for the app's own types: no generic
-    // metadata lookups, no task, no allocation when the reducer returns no work.
-    let before = currentState
-    let effect = reduce(&currentState, action)
-    if effect.isNone, debug == nil {
-      if !observers.isEmpty { notifyObservers() }
-      return StoreTask()
-    }
-    return settle(action, before: before, effect: effect)
+  public nonisolated func send(_ action: Action) async -> StoreTask {
+    // A free function with an isolated parameter rather than an isolated method: the optimizer
+    // specializes it for the app's own types (it does not specialize isolated methods of a
+    // generic actor across modules), so the fast path has no generic-metadata lookups.
+    await reduceOnStore(action, store: self)
   }
 
   /// How many effects this store is running: started, sleeping in a queue delay, or waiting for a
@@ -120,7 +133,7 @@ public actor Store<State: Sendable, Action: Sendable> {
   @inlinable
   func receive(fromEffect action: Action) {
     guard !Task.isCancelled else { return }
-    send(action)
+    reduceOnStore(action, store: self)
   }
 
   /// The part of `send` for reductions that returned work: starts the effects, reduces what they
@@ -223,6 +236,15 @@ public actor Store<State: Sendable, Action: Sendable> {
   private func removeObserver(_ id: UInt64) {
     observers[id] = nil
   }
+}
+
+/// The body of ``Store/send(_:)``, run on the store.
+@inlinable
+@discardableResult
+func reduceOnStore<State: Sendable, Action: Sendable>(
+  _ action: Action, store: isolated Store<State, Action>
+) -> StoreTask {
+  store.process(store, action)
 }
 
 extension Store {
