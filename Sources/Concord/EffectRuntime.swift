@@ -65,14 +65,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
   public func start(
     _ effect: Effect<Action>, feedback: inout [Action], deliver: @escaping Delivery
   ) -> EffectHandle {
-    var handle = EffectHandle()
-    // The common case, a lone operation, is inlinable so that it is specialized for the app.
-    if case let .run(priority, work, handler) = effect.operation {
-      handle.append(spawn(work, priority: priority, catch: handler, ids: [], deliver: deliver))
-    } else {
-      start(effect, ids: [], feedback: &feedback, handle: &handle, deliver: deliver)
-    }
-    return handle
+    startEffect(effect, on: self, feedback: &feedback, deliver: deliver)
   }
 
   /// Cancels every effect this runtime started.
@@ -95,7 +88,8 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     case let .send(action):
       feedback.append(action)
     case let .run(priority, work, handler):
-      handle.append(spawn(work, priority: priority, catch: handler, ids: ids, deliver: deliver))
+      handle.append(
+        spawnOperation(work, priority: priority, catch: handler, ids: ids, on: self, deliver: deliver))
     case let .merge(effects):
       for effect in effects {
         start(effect, ids: ids, feedback: &feedback, handle: &handle, deliver: deliver)
@@ -128,7 +122,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
   func perform(_ effect: Effect<Action>, ids: [EffectID], deliver: @escaping Delivery) async {
     // A lone operation runs on the caller's task: one task per queued effect, not two.
     if case let .run(_, work, handler) = effect.operation {
-      await execute(work, catch: handler, deliver: deliver)
+      await execute(work, catch: handler, on: self, deliver: deliver)
       return
     }
     var feedback: [Action] = []
@@ -148,21 +142,6 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     }
   }
 
-  @inlinable
-  func execute(
-    _ work: @Sendable (Send<Action>) async throws -> Void,
-    catch handler: Effect<Action>.ErrorHandler?,
-    deliver: @escaping Delivery
-  ) async {
-    let send = Send(deliver)
-    do {
-      try await work(send)
-    } catch is CancellationError {
-    } catch {
-      await failed(with: error, handler: handler, send: send)
-    }
-  }
-
   @usableFromInline
   func failed(with error: any Error, handler: Effect<Action>.ErrorHandler?, send: Send<Action>) async {
     if let handler {
@@ -170,38 +149,6 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     } else {
       diagnose("An effect failed and has no error handler: \(error)")
     }
-  }
-
-  /// Starts an operation as a registered task (see ``EffectStart`` for when it begins to run).
-  @inlinable
-  func spawn(
-    _ work: @escaping @Sendable (Send<Action>) async throws -> Void,
-    priority: TaskPriority?,
-    catch handler: Effect<Action>.ErrorHandler?,
-    ids: [EffectID],
-    deliver: @escaping Delivery
-  ) -> Task<Void, Never> {
-    guard startsImmediately else {
-      // Created under the lock, so it cannot finish (and unregister) before it is registered.
-      return registry.withLock { registry in
-        let token = registry.takeToken()
-        let task = Task(priority: priority) { [self] in
-          await execute(work, catch: handler, deliver: deliver)
-          finished(token, ids: ids)
-        }
-        registry.insert(task, token: token, ids: ids)
-        return task
-      }
-    }
-    // Not under the lock: an immediate task may finish, and unregister, before it returns here.
-    let token = registry.withLock { $0.reserveToken() }
-    let task = makeTask(priority: priority) { [self] in
-      await execute(work, catch: handler, deliver: deliver)
-      finished(token, ids: ids)
-    }
-    let cancelNow = registry.withLock { $0.register(task, token: token, ids: ids) == .cancelled }
-    if cancelNow { task.cancel() }
-    return task
   }
 
   @inlinable
@@ -251,5 +198,77 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     }
     // Outside the lock: cancellation handlers may need it.
     tasks.forEach { $0.cancel() }
+  }
+}
+
+// The path of a lone `.run` effect, as free functions: called from code compiled for the app's own
+// types (the store's `process` closure), they are specialized too, where methods of the generic
+// runtime class would not be.
+
+/// Starts `effect` on `runtime`; see ``EffectRuntime/start(_:feedback:deliver:)``.
+@inlinable
+func startEffect<Action: Sendable>(
+  _ effect: Effect<Action>, on runtime: EffectRuntime<Action>, feedback: inout [Action],
+  deliver: @escaping EffectRuntime<Action>.Delivery
+) -> EffectHandle {
+  var handle = EffectHandle()
+  if case let .run(priority, work, handler) = effect.operation {
+    handle.append(
+      spawnOperation(work, priority: priority, catch: handler, ids: [], on: runtime, deliver: deliver))
+  } else {
+    runtime.start(effect, ids: [], feedback: &feedback, handle: &handle, deliver: deliver)
+  }
+  return handle
+}
+
+/// Starts an operation as a registered task (see ``EffectStart`` for when it begins to run).
+@inlinable
+func spawnOperation<Action: Sendable>(
+  _ work: @escaping @Sendable (Send<Action>) async throws -> Void,
+  priority: TaskPriority?,
+  catch handler: Effect<Action>.ErrorHandler?,
+  ids: [EffectID],
+  on runtime: EffectRuntime<Action>,
+  deliver: @escaping EffectRuntime<Action>.Delivery
+) -> Task<Void, Never> {
+  guard runtime.startsImmediately else {
+    // Created under the lock, so it cannot finish (and unregister) before it is registered.
+    return runtime.registry.withLock { registry in
+      let token = registry.takeToken()
+      let task = Task(priority: priority) {
+        await execute(work, catch: handler, on: runtime, deliver: deliver)
+        runtime.finished(token, ids: ids)
+      }
+      registry.insert(task, token: token, ids: ids)
+      return task
+    }
+  }
+  // Not under the lock: an immediate task may finish, and unregister, before it returns here.
+  let token = runtime.registry.withLock { $0.reserveToken() }
+  let task = runtime.makeTask(priority: priority) {
+    await execute(work, catch: handler, on: runtime, deliver: deliver)
+    runtime.finished(token, ids: ids)
+  }
+  let cancelNow = runtime.registry.withLock {
+    $0.register(task, token: token, ids: ids) == .cancelled
+  }
+  if cancelNow { task.cancel() }
+  return task
+}
+
+/// Runs an operation on the current task, sending its actions to `deliver`.
+@inlinable
+func execute<Action: Sendable>(
+  _ work: @Sendable (Send<Action>) async throws -> Void,
+  catch handler: Effect<Action>.ErrorHandler?,
+  on runtime: EffectRuntime<Action>,
+  deliver: @escaping EffectRuntime<Action>.Delivery
+) async {
+  let send = Send(deliver)
+  do {
+    try await work(send)
+  } catch is CancellationError {
+  } catch {
+    await runtime.failed(with: error, handler: handler, send: send)
   }
 }

@@ -74,7 +74,7 @@ public actor Store<State: Sendable, Action: Sendable> {
         if !store.observers.isEmpty { store.notifyObservers() }
         return StoreTask()
       }
-      return store.settle(action, before: before, effect: effect)
+      return settle(action, before: before, effect: effect, on: store)
     }
     self.debug = debug
     self.effects = EffectRuntime(clock: clock, start: effectStart, diagnose: diagnostics)
@@ -115,67 +115,6 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// How many effects this store is running: started, sleeping in a queue delay, or waiting for a
   /// queue slot.
   public nonisolated var runningEffectCount: Int { effects.runningCount }
-
-  /// Where running effects send their actions. Inlinable, like the rest of the path an effect's
-  /// action takes, so that the whole path is specialized for the app's types.
-  @inlinable
-  var deliverFromEffect: EffectRuntime<Action>.Delivery {
-    if let delivery { return delivery }
-    let delivery: EffectRuntime<Action>.Delivery = { [weak self] action in
-      await self?.receive(fromEffect: action)
-    }
-    self.delivery = delivery
-    return delivery
-  }
-
-  /// An action from a running effect. It runs on the effect's task, so a cancelled effect's
-  /// action is dropped here, on the actor, after the cancellation has been reduced.
-  @inlinable
-  func receive(fromEffect action: Action) {
-    guard !Task.isCancelled else { return }
-    reduceOnStore(action, store: self)
-  }
-
-  /// The part of `send` for reductions that returned work: starts the effects, reduces what they
-  /// fed back synchronously, and tells observers once at the end.
-  @inlinable
-  func settle(_ action: Action, before: State, effect: Effect<Action>) -> StoreTask {
-    if let refusal = effect.refusal {
-      currentState = before
-      debug.map { $0.write($0.describe(action: action, before: before, after: before, refusal: refusal)) }
-      return StoreTask(refusal: refusal)
-    }
-    debug.map { $0.write($0.describe(action: action, before: before, after: currentState, refusal: nil)) }
-    let deliver = deliverFromEffect
-    var handle = EffectHandle()
-    var feedback: [Action] = []
-    var next = 0
-    var pending = effect
-    while true {
-      let action: Action
-      if case let .send(sent) = pending.operation, next == feedback.count {
-        // A lone send with nothing queued before it: reduce it right away, no queue needed.
-        action = sent
-      } else {
-        if !pending.isNone {
-          handle.append(contentsOf: effects.start(pending, feedback: &feedback, deliver: deliver))
-        }
-        guard next < feedback.count else { break }
-        action = feedback[next]
-        next += 1
-      }
-      let before = currentState
-      pending = reduce(&currentState, action)
-      let refusal = pending.refusal
-      if refusal != nil {
-        currentState = before
-        pending = .none
-      }
-      debug.map { $0.write($0.describe(action: action, before: before, after: currentState, refusal: refusal)) }
-    }
-    if !observers.isEmpty { notifyObservers() }
-    return StoreTask(effects: handle)
-  }
 
   // MARK: - Observation
 
