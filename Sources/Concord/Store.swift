@@ -103,12 +103,11 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// - Returns: the effects the action started (await ``StoreTask/finish()`` to wait for them)
   ///   and the reason, if the reducer refused it.
   @inlinable
-  @inline(__always)
   @discardableResult
   public nonisolated func send(_ action: Action) async -> StoreTask {
-    // A free function with an isolated parameter rather than an isolated method: the optimizer
-    // specializes it for the app's own types (it does not specialize isolated methods of a
-    // generic actor across modules), so the fast path has no generic-metadata lookups.
+    // The work is the `process` closure, made in the inlinable initializer and so compiled for
+    // the app's own types; the optimizer does not specialize methods of a generic actor across
+    // modules, and generic code here would pay a metadata lookup for every effect it touches.
     await reduceOnStore(action, store: self)
   }
 
@@ -177,7 +176,7 @@ public actor Store<State: Sendable, Action: Sendable> {
   }
 }
 
-/// The body of ``Store/send(_:)``, run on the store.
+/// The body of ``Store/send(_:)``: hops onto the store and runs its `process` closure there.
 @inlinable
 @discardableResult
 func reduceOnStore<State: Sendable, Action: Sendable>(
