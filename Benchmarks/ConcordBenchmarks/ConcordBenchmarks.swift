@@ -31,6 +31,11 @@ struct ConcordBenchmarks {
         await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
       }
     }
+    let actorTaskOpen = await taskHarness.measure("actor + Task per call, pipelined") { n in
+      let counter = TaskSpawningCounter()
+      for _ in 0..<n { _ = await counter.incrementLater() }
+      while await counter.count < n { await Task.yield() }
+    }
     let trivial = await harness.measure("Store.send, trivial reducer") { n in
       let store = Store(initialState: 0, reducer: trivialReducer)
       for _ in 0..<n { await store.send(.increment) }
@@ -42,6 +47,11 @@ struct ConcordBenchmarks {
     let asyncFeedback = await taskHarness.measure("Store.send, .run feedback") { n in
       let store = Store(initialState: 0, reducer: asyncFeedbackReducer)
       for _ in 0..<n { await store.send(.ping).finish() }
+    }
+    let asyncFeedbackOpen = await taskHarness.measure("Store.send, .run feedback, pipelined") { n in
+      let store = Store(initialState: 0, reducer: asyncFeedbackReducer)
+      for _ in 0..<n { await store.send(.ping) }
+      while await store.state < n { await Task.yield() }
     }
     let nested = await harness.measure("Store.send, reducer 3 levels deep") { n in
       let store = Store(initialState: Level1(), reducer: nestedReducer)
@@ -59,11 +69,12 @@ struct ConcordBenchmarks {
       Comparison(measurement: syncFeedback, baseline: actorCall, goal: .infinity),
       Comparison(measurement: handRolled, baseline: actorTask, goal: .infinity),
       Comparison(measurement: asyncFeedback, baseline: actorTask, goal: 1.5),
+      Comparison(measurement: asyncFeedbackOpen, baseline: actorTaskOpen, goal: 1.5),
       Comparison(measurement: nested, baseline: trivial, goal: .infinity),
       Comparison(measurement: scoped, baseline: trivial, goal: 1.5),
     ]
     print(pad("benchmark", 36), pad("ops/s", 12), pad("ns/op", 9), pad("baseline", 32), pad("ratio", 7), "goal")
-    for baseline in [actorCall, actorTask] {
+    for baseline in [actorCall, actorTask, actorTaskOpen] {
       print(pad(baseline.name, 36), pad(rate(baseline), 12), pad(nanos(baseline), 9), pad("(baseline)", 32))
     }
     for row in rows {

@@ -12,7 +12,7 @@ import Testing
   }
 
   static func store(
-    _ queue: EffectQueue, clock: TestClock<Duration>, work: Duration = .seconds(1)
+    _ queue: EffectQueue, clock: WatchedClock, work: Duration = .seconds(1)
   ) -> Store<[Int], Job> {
     clockedStore(
       initialState: [],
@@ -42,7 +42,7 @@ import Testing
   }
 
   @Test func newestOneIsSwitchLatest() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = Self.store(EffectQueue("q", .newest(1)), clock: clock)
     await Self.start(1...3, in: store)
     await clock.advance(by: .seconds(1))
@@ -51,7 +51,7 @@ import Testing
   }
 
   @Test func newestTwoKeepsTheTwoLatest() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = Self.store(EffectQueue("q", .newest(2)), clock: clock)
     await Self.start(1...3, in: store)
     await clock.advance(by: .seconds(1))
@@ -59,7 +59,7 @@ import Testing
   }
 
   @Test func oldestDiscardingNewDropsNewcomersUntilASlotFrees() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = Self.store(EffectQueue("q", .oldestDiscardingNew(1)), clock: clock)
     await Self.start(1...3, in: store)
     #expect(store.runningEffectCount == 1)
@@ -72,35 +72,36 @@ import Testing
   }
 
   @Test func oldestSuspendingNewOneIsConcat() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = Self.store(EffectQueue("q", .oldestSuspendingNew(1)), clock: clock)
     await Self.start(1...3, in: store)
     #expect(store.runningEffectCount == 3)
     for expected in [[1], [1, 2], [1, 2, 3]] {
-      await clock.advance(by: .seconds(1))
+      // The next job in line sleeps only once the one before it has finished.
+      await clock.advance(by: .seconds(1), whenSleeping: 1)
       #expect(await eventually { await store.state == expected })
     }
     #expect(await eventually { store.runningEffectCount == 0 })
   }
 
   @Test func oldestSuspendingNewTwoRunsTwoAtATime() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = Self.store(EffectQueue("q", .oldestSuspendingNew(2)), clock: clock)
     await Self.start(1...3, in: store)
-    await clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1), whenSleeping: 2)
     #expect(await eventually { await store.state.sorted() == [1, 2] })
-    await clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1), whenSleeping: 1)
     #expect(await eventually { await store.state.sorted() == [1, 2, 3] })
   }
 
   @Test func aWaitingEffectCanBeCancelledAndTheLineMovesOn() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = Self.store(EffectQueue("q", .oldestSuspendingNew(1)), clock: clock)
     await Self.start(1...3, in: store)
     await store.send(.cancel(2))
-    await clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1), whenSleeping: 1)
     #expect(await eventually { await store.state == [1] })
-    await clock.advance(by: .seconds(1))
+    await clock.advance(by: .seconds(1), whenSleeping: 1)
     #expect(await eventually { await store.state == [1, 3] })
     #expect(await eventually { store.runningEffectCount == 0 })
   }
@@ -108,7 +109,7 @@ import Testing
   /// Debounce: newest(1) with a start delay. Only a job that sees no newer job during its delay
   /// runs.
   @Test func newestWithADelayDebounces() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let debounce = EffectQueue("save", .newest(1), delay: .milliseconds(500))
     let store = Self.store(debounce, clock: clock, work: .zero)
     await Self.start(1...1, in: store)
@@ -126,7 +127,7 @@ import Testing
   /// Throttle: oldestDiscardingNew(1) with a delay. The first request in a window runs at the
   /// window's end; the others in the window are dropped.
   @Test func oldestDiscardingNewWithADelayThrottles() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let throttle = EffectQueue("refresh", .oldestDiscardingNew(1), delay: .seconds(1))
     let store = Self.store(throttle, clock: clock, work: .zero)
     await Self.start(1...3, in: store)
@@ -140,7 +141,7 @@ import Testing
 
   /// `.cancel(id:)` reaches an effect that still waits in its queue's delay.
   @Test func cancellingAnIDInsideAQueueStopsItDuringTheDelay() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let debounce = EffectQueue("save", .newest(1), delay: .milliseconds(300))
     let store = clockedStore(
       initialState: [String](),
@@ -166,7 +167,7 @@ import Testing
 
   /// An effect that cancels its own id in flight still runs when its queue lets it start.
   @Test func cancelInFlightInsideAQueueDoesNotCancelItself() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let debounce = EffectQueue("save", .newest(1), delay: .milliseconds(300))
     let store = clockedStore(
       initialState: [String](),
@@ -189,7 +190,7 @@ import Testing
 
   /// Cancelling everything leaves the queue usable: waiters end, new effects run and obey ids.
   @Test func cancellingAllEffectsReleasesWaitersAndKeepsTheQueueWorking() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = Self.store(EffectQueue("q", .oldestSuspendingNew(1)), clock: clock)
     await store.send(.start(1))
     let waiting = await store.send(.start(2))
@@ -207,7 +208,7 @@ import Testing
   }
 
   @Test func queuesWithDifferentIDsDoNotShareSlots() async {
-    let clock = TestClock()
+    let clock = WatchedClock()
     let store = clockedStore(
       initialState: [String](),
       reducer: Reducer<[String], String, Void> { log, action, _ in

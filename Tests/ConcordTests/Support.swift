@@ -67,7 +67,7 @@ final class WatchedClock: Clock, Sendable {
   }
 
   /// Waits until `count` effects sleep on this clock, then advances it by `duration`.
-  func advance(by duration: Duration, whenSleeping count: Int) async {
+  func advance(by duration: Duration, whenSleeping count: Int = 0) async {
     _ = await eventually { self.sleepers.withLock { $0 } >= count }
     await base.advance(by: duration)
   }
