@@ -151,7 +151,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     }
   }
 
-  @inlinable
+  @usableFromInline
   func makeTask(
     priority: TaskPriority?, _ operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
@@ -161,9 +161,11 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     return Task(priority: priority, operation: operation)
   }
 
-  /// Starts `body` as a registered task under a token already reserved, the way ``spawn`` does.
-  /// `enroll` runs under the lock once the task exists, unless it has already finished; it
-  /// returns true when the task must be cancelled at once.
+  /// Starts `body` as a registered task under a token already reserved. The task is created
+  /// outside the lock (an immediate task may run, and finish, before `launch` returns) and
+  /// registered afterwards. `enroll` runs under the lock once the task exists, unless it has
+  /// already finished; it returns true when the task must be cancelled at once.
+  @usableFromInline
   func launch(
     token: UInt64,
     ids: [EffectID],
@@ -243,17 +245,10 @@ func spawnOperation<Action: Sendable>(
       return task
     }
   }
-  // Not under the lock: an immediate task may finish, and unregister, before it returns here.
   let token = runtime.registry.withLock { $0.reserveToken() }
-  let task = runtime.makeTask(priority: priority) {
+  return runtime.launch(token: token, ids: ids, priority: priority) {
     await execute(work, catch: handler, on: runtime, deliver: deliver)
-    runtime.finished(token, ids: ids)
   }
-  let cancelNow = runtime.registry.withLock {
-    $0.register(task, token: token, ids: ids) == .cancelled
-  }
-  if cancelNow { task.cancel() }
-  return task
 }
 
 /// Runs an operation on the current task, sending its actions to `deliver`.

@@ -14,14 +14,14 @@ import CasePaths
 /// ```
 public struct ScopedStore<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline
-  let view: StoreView<State, Action>
+  let view: StoreView<State>
   /// Sends straight to the root, through the composed embeddings. A closure rather than a method
   /// of `view`, so that it is built (and specialized) where the scope is made.
   @usableFromInline
   let sendToRoot: @Sendable (Action) async -> StoreTask
 
   @inlinable
-  init(view: StoreView<State, Action>, send: @escaping @Sendable (Action) async -> StoreTask) {
+  init(view: StoreView<State>, send: @escaping @Sendable (Action) async -> StoreTask) {
     self.view = view
     self.sendToRoot = send
   }
@@ -79,7 +79,7 @@ public struct ScopedStore<State: Sendable, Action: Sendable>: Sendable {
   ) -> ScopedStore<ChildState, ChildAction> {
     let send = sendToRoot
     return ScopedStore<ChildState, ChildAction>(
-      view: view.scope(state: toChildState, action: embed),
+      view: view.scope(state: toChildState),
       send: { await send(embed($0)) })
   }
 }
@@ -103,7 +103,7 @@ extension Store {
     action embed: @escaping @Sendable (ChildAction) -> Action
   ) -> ScopedStore<ChildState, ChildAction> {
     ScopedStore(
-      view: RootStoreView(root: self, toState: toChildState, embed: embed),
+      view: RootStoreView(root: self, toState: toChildState),
       send: { [self] in await self.send(embed($0)) })
   }
 }
@@ -111,39 +111,33 @@ extension Store {
 /// What a scoped store sees: a projection of some root store. Subclassed once, by
 /// `RootStoreView`, so that a scoped store need not carry the root's types.
 @usableFromInline
-class StoreView<State: Sendable, Action: Sendable>: @unchecked Sendable {
+class StoreView<State: Sendable>: @unchecked Sendable {
   func currentState() async -> State { fatalError("abstract") }
   func observe<Value: Equatable & Sendable>(
     _ project: @escaping @Sendable (State) -> Value,
     bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy
   ) async -> AsyncStream<Value> { fatalError("abstract") }
   @usableFromInline
-  func scope<ChildState: Sendable, ChildAction: Sendable>(
-    state toChildState: @escaping @Sendable (State) -> ChildState,
-    action embed: @escaping @Sendable (ChildAction) -> Action
-  ) -> StoreView<ChildState, ChildAction> { fatalError("abstract") }
+  func scope<ChildState: Sendable>(
+    state toChildState: @escaping @Sendable (State) -> ChildState
+  ) -> StoreView<ChildState> { fatalError("abstract") }
 }
 
-/// A view straight onto the root store. Scoping a view again composes the projections and
-/// embeddings, so every scoped store, however deep, talks to the root directly.
+/// A view straight onto the root store, for reading. Scoping a view again composes the
+/// projections, so every scoped store, however deep, reads the root directly. (Sending goes
+/// through `ScopedStore.sendToRoot`, which composes the embeddings.)
 // Immutable after init, and everything it holds is Sendable.
 @usableFromInline
-final class RootStoreView<RootState: Sendable, RootAction: Sendable, State: Sendable, Action: Sendable>:
-  StoreView<State, Action>, @unchecked Sendable
+final class RootStoreView<RootState: Sendable, RootAction: Sendable, State: Sendable>:
+  StoreView<State>, @unchecked Sendable
 {
   let root: Store<RootState, RootAction>
   let toState: @Sendable (RootState) -> State
-  let embed: @Sendable (Action) -> RootAction
 
   @usableFromInline
-  init(
-    root: Store<RootState, RootAction>,
-    toState: @escaping @Sendable (RootState) -> State,
-    embed: @escaping @Sendable (Action) -> RootAction
-  ) {
+  init(root: Store<RootState, RootAction>, toState: @escaping @Sendable (RootState) -> State) {
     self.root = root
     self.toState = toState
-    self.embed = embed
   }
 
   override func currentState() async -> State {
@@ -158,16 +152,11 @@ final class RootStoreView<RootState: Sendable, RootAction: Sendable, State: Send
     return await root.observe({ project(toState($0)) }, bufferingPolicy: bufferingPolicy)
   }
 
-  override func scope<ChildState: Sendable, ChildAction: Sendable>(
-    state toChildState: @escaping @Sendable (State) -> ChildState,
-    action embedChild: @escaping @Sendable (ChildAction) -> Action
-  ) -> StoreView<ChildState, ChildAction> {
+  override func scope<ChildState: Sendable>(
+    state toChildState: @escaping @Sendable (State) -> ChildState
+  ) -> StoreView<ChildState> {
     let toState = self.toState
-    let embed = self.embed
-    return RootStoreView<RootState, RootAction, ChildState, ChildAction>(
-      root: root,
-      toState: { toChildState(toState($0)) },
-      embed: { embed(embedChild($0)) }
-    )
+    return RootStoreView<RootState, RootAction, ChildState>(
+      root: root, toState: { toChildState(toState($0)) })
   }
 }
