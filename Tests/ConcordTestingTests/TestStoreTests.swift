@@ -108,6 +108,28 @@ import Testing
     #expect(issues.first?.contains("+ TestStoreTests.ProfileAction.visit") == true)
   }
 
+  @Test func waitingForAnActionThatNeverComesFailsWithWhatWasExpected() async {
+    let issues = await collectingIssues {
+      let store = TestStore(initialState: Profile(), reducer: Self.profile(clock: TestClock()))
+      store.timeout = .milliseconds(20)
+      await store.receive(.visit)
+    }
+    #expect(
+      issues == ["Expected to receive an action, but none arrived in time:\n\nTestStoreTests.ProfileAction.visit"])
+  }
+
+  @Test func anAssertionThatThrowsIsReported() async {
+    struct Unreadable: Error {}
+    let issues = await collectingIssues {
+      let store = TestStore(initialState: Profile(), reducer: Self.profile(clock: TestClock()))
+      await store.send(.visit) {
+        $0.visits = 1
+        throw Unreadable()
+      }
+    }
+    #expect(issues == ["The state assertion threw an error: Unreadable()"])
+  }
+
   @Test func effectsWaitOnTheTestClock() async {
     let clock = TestClock()
     let store = TestStore(initialState: Profile(), reducer: Self.profile(clock: clock), clock: clock)
