@@ -24,6 +24,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
@@ -58,7 +59,18 @@ let package = Package(
       pkgConfig: "libsodium",
       providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]
     ),
-    .target(name: "ConcordLog", dependencies: ["CSodium"]),
+    // The SQL of the log database, kept as plain files in schema/ and embedded in the binary.
+    .target(
+      name: "ConcordSchema",
+      path: "schema",
+      exclude: ["audit-export.schema.json"],
+      sources: ["LogSchema.swift"],
+      resources: [.embedInCode("log/v1-initial.sql")]
+    ),
+    .target(
+      name: "ConcordLog",
+      dependencies: ["CSodium", "ConcordSchema", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
     .target(name: "ConcordWire"),
     .target(name: "ConcordServer", dependencies: ["Concord", "ConcordWire", "ConcordLog"]),
     .target(name: "ConcordClient", dependencies: ["Concord", "ConcordWire"]),
@@ -99,7 +111,10 @@ let package = Package(
         .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),
-    .testTarget(name: "ConcordLogTests", dependencies: ["ConcordLog"]),
+    .testTarget(
+      name: "ConcordLogTests",
+      dependencies: ["ConcordLog", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
     .testTarget(
       name: "ConcordTestingTests",
       dependencies: [

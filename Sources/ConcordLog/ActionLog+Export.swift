@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+
+extension ActionLog {
+  /// Writes the entries from `from` through `through` (the end when nil) as an audit export, one
+  /// line at a time to `write`: a header (log id, range, count, first and last time, public key),
+  /// one record per entry, and a footer with the chain head signed by the log's key.
+  ///
+  /// An auditor verifies a JSONL export with the public key alone (``AuditExport/verify(lines:publicKey:)``);
+  /// the format is described in `schema/audit-export.schema.json`.
+  ///
+  /// ```swift
+  /// try log.exportAudit(format: .jsonl) { line in print(line) }
+  /// ```
+  public func exportAudit(
+    format: AuditFormat, from: Int64 = 1, through: Int64? = nil, to write: (String) throws -> Void
+  ) throws {
+    let first = max(1, from)
+    let last = min(through ?? lastSeq, lastSeq)
+    let summary = try database.read { db in
+      try Row.fetchOne(
+        db, sql: "SELECT count(*), min(at_ms), max(at_ms) FROM entries WHERE seq >= ? AND seq <= ?",
+        arguments: [first, last])
+    }
+    let count: Int64 = summary?[0] ?? 0
+    let firstTime: Int64? = summary?[1]
+    let lastTime: Int64? = summary?[2]
+    var previous = EntryCodec.genesis(logID: logID)
+    if first > 1 {
+      guard
+        let data = try database.read({ db in
+          try Data.fetchOne(db, sql: "SELECT hash FROM entries WHERE seq = ?", arguments: [first - 1])
+        })
+      else { throw LogError.corruptEntry(seq: first - 1, reason: "it is missing") }
+      previous = [UInt8](data)
+    }
+    let header = AuditText.json([
+      "type": .string("header"),
+      "format": .string(AuditExport.formatName),
+      "log_id": .string(logID.hex),
+      "from": .int(first),
+      "to": .int(max(last, first - 1)),
+      "count": .int(count),
+      "first_time": firstTime.map { .string(AuditText.time(milliseconds: $0)) } ?? .null,
+      "last_time": lastTime.map { .string(AuditText.time(milliseconds: $0)) } ?? .null,
+      "public_key": .string(publicKey.hex),
+      "prev_hash": .string(previous.hex),
+    ])
+    switch format {
+    case .jsonl: try write(header)
+    case .csv:
+      try write("# " + header)
+      try write(AuditExport.csvColumns.joined(separator: ","))
+    }
+    var head = previous
+    var headSeq = first - 1
+    if last >= first {
+      try forEachEntry(from: first, through: last) { entry in
+        try write(AuditExport.line(for: entry, format: format))
+        head = entry.hash
+        headSeq = entry.seq
+      }
+    }
+    let signature = try withSigningKey { key in
+      Crypto.sign(EntryCodec.checkpointMessage(logID: logID, seq: headSeq, head: head), secretKey: key)
+    }
+    let footer = AuditText.json([
+      "type": .string("footer"),
+      "seq": .int(headSeq),
+      "chain_head": .string(head.hex),
+      "signature": .string(signature.hex),
+    ])
+    try write(format == .csv ? "# " + footer : footer)
+  }
+}

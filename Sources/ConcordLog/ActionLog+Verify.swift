@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+
+/// What ``ActionLog/verify(progress:)`` found.
+public struct VerificationReport: Sendable, Equatable {
+  /// How a log can be broken.
+  public enum Problem: Sendable, Equatable, CustomStringConvertible {
+    /// The entry's seal does not open: a byte changed, or the row was moved or spliced in.
+    case badSeal
+    /// The entry opens but its chain hash does not follow from the one before.
+    case brokenChain
+    /// The entry is missing: the seqs jump from `seq - 1` to `next`.
+    case gap(next: Int64)
+    /// A checkpoint vouches for entries the log no longer has: its tail was cut off.
+    case truncatedTail(lastSeq: Int64)
+    /// A checkpoint's signature is not the log's, or it signs a head the log does not have.
+    case badCheckpoint(reason: String)
+
+    public var description: String {
+      switch self {
+      case .badSeal: return "bad seal: the entry was altered, moved or spliced in"
+      case .brokenChain: return "broken chain: the entry does not follow from the one before"
+      case let .gap(next): return "gap: the entry is missing (the next one is \(next))"
+      case let .truncatedTail(lastSeq): return "truncated tail: the log ends at \(lastSeq)"
+      case let .badCheckpoint(reason): return "bad checkpoint: \(reason)"
+      }
+    }
+  }
+
+  /// The first break: the seq where it is, and what it is.
+  public struct Failure: Sendable, Equatable, CustomStringConvertible {
+    public let seq: Int64
+    public let problem: Problem
+    public var description: String { "seq \(seq): \(problem)" }
+
+    public init(seq: Int64, problem: Problem) {
+      self.seq = seq
+      self.problem = problem
+    }
+  }
+
+  /// How many entries were checked and found sound.
+  public let verifiedEntries: Int64
+  /// How many signed checkpoints were checked (the file beside the database included).
+  public let checkedCheckpoints: Int
+  /// The first break, or nil when the log is sound.
+  public let failure: Failure?
+  /// Things worth knowing that are not breaks (a missing checkpoint file, for one).
+  public let notes: [String]
+
+  public var isSound: Bool { failure == nil }
+}
+
+extension ActionLog {
+  /// Checks the whole log: every entry's seal, the hash chain, the gapless seqs, every checkpoint
+  /// signature, and the checkpoint file beside the database. Reports the first break.
+  ///
+  /// - Parameter progress: called now and then with (entries checked, entries in the log).
+  public func verify(progress: ((Int64, Int64) -> Void)? = nil) throws(LogError) -> VerificationReport {
+    var notes: [String] = []
+    var checkpoints = try self.checkpoints()
+    if let bytes = try DurableFile.read(checkpointFile.path) {
+      if let parsed = Checkpoint.parse(fileLine: bytes), parsed.logID == logID {
+        checkpoints.append(parsed.checkpoint)
+      } else {
+        return VerificationReport(
+          verifiedEntries: 0, checkedCheckpoints: 0,
+          failure: .init(seq: 0, problem: .badCheckpoint(reason: "\(checkpointFile.path) is not this log's checkpoint")),
+          notes: notes)
+      }
+    } else {
+      notes.append("no checkpoint file at \(checkpointFile.path): a truncated tail cannot be detected")
+    }
+    // Each checkpoint must be signed by this log's key; its head is checked as the pass reaches it.
+    var heads: [Int64: [UInt8]] = [:]
+    var firstFailure: VerificationReport.Failure?
+    func note(_ failure: VerificationReport.Failure) {
+      if firstFailure == nil || failure.seq < firstFailure!.seq { firstFailure = failure }
+    }
+    for checkpoint in checkpoints {
+      if checkpoint.isSigned(by: publicKey, logID: logID) {
+        heads[checkpoint.seq] = checkpoint.head
+      } else {
+        note(.init(seq: checkpoint.seq, problem: .badCheckpoint(reason: "its signature is not this log's")))
+      }
+    }
+
+    var verified: Int64 = 0
+    var lastSeq: Int64 = 0
+    do {
+      try database.read { db in
+        let total = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM entries") ?? 0
+        var previous = EntryCodec.genesis(logID: logID)
+        let rows = try Row.fetchCursor(
+          db, sql: "SELECT seq, at_ms, client, cseq, nonce, ciphertext, hash FROM entries ORDER BY seq")
+        while let row = try rows.next() {
+          let seq: Int64 = row[0]
+          if seq != lastSeq + 1 {
+            note(.init(seq: lastSeq + 1, problem: .gap(next: seq)))
+            return
+          }
+          do {
+            _ = try openEntry(row, expectedSeq: seq, previous: previous)
+          } catch let LogError.corruptEntry(seq, reason) {
+            note(.init(seq: seq, problem: reason.contains("chain") ? .brokenChain : .badSeal))
+            return
+          }
+          let hash = [UInt8](row[6] as Data)
+          if let head = heads[seq], !Crypto.equal(head, hash) {
+            note(.init(seq: seq, problem: .badCheckpoint(reason: "it signs a different head")))
+            return
+          }
+          previous = hash
+          lastSeq = seq
+          verified += 1
+          if verified % 65536 == 0 { progress?(verified, total) }
+        }
+        progress?(verified, total)
+      }
+    } catch let error as LogError {
+      throw error
+    } catch {
+      throw LogError.readFailed(path: path, reason: Self.describe(error))
+    }
+    if firstFailure == nil, let beyond = checkpoints.map(\.seq).filter({ $0 > lastSeq }).min() {
+      note(.init(seq: lastSeq + 1, problem: .truncatedTail(lastSeq: lastSeq)))
+      notes.append("a checkpoint vouches for entries up to \(beyond)")
+    }
+    return VerificationReport(
+      verifiedEntries: verified, checkedCheckpoints: checkpoints.count, failure: firstFailure,
+      notes: notes)
+  }
+}

@@ -1,0 +1,242 @@
+import ConcordSchema
+import Foundation
+import GRDB
+import Synchronization
+
+/// The encrypted, hash-chained action log: every action the daemon reduced, in order, sealed,
+/// and provably unaltered.
+///
+/// One SQLite database (WAL, `synchronous=FULL`) holds one row per action. The acting user, the
+/// scope, the action and its outcome are sealed with XChaCha20-Poly1305 under a key that never
+/// touches the database; a BLAKE2b hash chain links the entries, and Ed25519 checkpoints sign the
+/// chain head, inside the database and in a file beside it (so a truncated tail is detected).
+///
+/// ```swift
+/// let log = try ActionLog.open(at: dir.appending(path: "log.sqlite"),
+///                              key: .file(dir.appending(path: "key")))
+/// let appended = try log.append([record])       // durable when it returns
+/// try log.forEachEntry(from: 1) { entry in print(entry.seq, entry.record.action) }
+/// let report = try log.verify()
+/// ```
+///
+/// One process writes a log at a time; `append` calls are serialized.
+public final class ActionLog: Sendable {
+  /// Tunables of a log.
+  public struct Options: Sendable {
+    /// Entries between two signed checkpoints.
+    public var checkpointInterval: Int64 = 1024
+    /// When set, the database may not grow past this many pages (a quota; tests use it to make
+    /// the disk "full").
+    public var maximumPageCount: Int?
+
+    public init(checkpointInterval: Int64 = 1024, maximumPageCount: Int? = nil) {
+      self.checkpointInterval = checkpointInterval
+      self.maximumPageCount = maximumPageCount
+    }
+  }
+
+  /// Where the log is, for messages.
+  public let path: String
+  /// The log's random id; every seal and the chain are bound to it.
+  public let logID: [UInt8]
+  /// The Ed25519 public key that verifies this log's checkpoints and exports.
+  public let publicKey: [UInt8]
+  /// The file beside the database holding the latest signed checkpoint.
+  public let checkpointFile: URL
+  /// The file beside the database holding the public key, in hex.
+  public let publicKeyFile: URL
+
+  let database: DatabasePool
+  let keys: LogKeys
+  let options: Options
+  private let sealedSigningKey: (nonce: [UInt8], ciphertext: [UInt8])
+  let tail: Mutex<Tail>
+
+  /// The end of the chain, as committed.
+  struct Tail {
+    var seq: Int64
+    var head: [UInt8]
+    var checkpointedSeq: Int64
+  }
+
+  /// The last seq in the log (0 when it is empty).
+  public var lastSeq: Int64 { tail.withLock { $0.seq } }
+  /// The chain hash after the last entry.
+  public var head: [UInt8] { tail.withLock { $0.head } }
+  /// The keys derived from the master key, for modules that seal with it.
+  public var derivedKeys: LogKeys { keys }
+
+  // MARK: - Opening
+
+  /// Opens the log at `url`, creating it when it does not exist.
+  ///
+  /// The key is checked before anything else is read or written: a wrong key or passphrase
+  /// throws ``LogError/wrongKey(path:)``.
+  public static func open(at url: URL, key source: KeySource, options: Options = Options()) throws(LogError) -> ActionLog {
+    try? Sodium.initialize()
+    let path = url.path
+    let database = try openDatabase(at: path, options: options)
+    do {
+      let existing = try database.read { db in try Meta.load(db) }
+      let migrator = migrator()
+      if try database.read({ db in try migrator.hasBeenSuperseded(db) }) { throw LogError.newerSchema(path: path) }
+      if let existing {
+        let keys = try unlock(existing, with: source, path: path)
+        try migrator.migrate(database)
+        return try ActionLog(path: url, database: database, keys: keys, meta: existing, options: options)
+      }
+      try migrator.migrate(database)
+      let (meta, keys) = try create(with: source, path: path)
+      try database.write { db in try meta.save(db) }
+      let log = try ActionLog(path: url, database: database, keys: keys, meta: meta, options: options)
+      try DurableFile.write(Array((meta.signingPublic.hex + "\n").utf8), to: log.publicKeyFile.path)
+      return log
+    } catch let error as LogError {
+      throw error
+    } catch {
+      throw LogError.notALog(path: path, reason: describe(error))
+    }
+  }
+
+  private init(path url: URL, database: DatabasePool, keys: LogKeys, meta: Meta, options: Options) throws {
+    self.path = url.path
+    self.database = database
+    self.keys = keys
+    self.options = options
+    self.logID = meta.logID
+    self.publicKey = meta.signingPublic
+    self.sealedSigningKey = (meta.signingSecretNonce, meta.signingSecret)
+    self.checkpointFile = URL(fileURLWithPath: url.path + ".checkpoint")
+    self.publicKeyFile = URL(fileURLWithPath: url.path + ".pub")
+    let logID = meta.logID
+    let last = try database.read { db in
+      try Row.fetchOne(db, sql: "SELECT seq, hash FROM entries ORDER BY seq DESC LIMIT 1")
+    }
+    let checkpointed = try database.read { db in
+      try Int64.fetchOne(db, sql: "SELECT max(seq) FROM checkpoints") ?? 0
+    }
+    self.tail = Mutex(
+      Tail(
+        seq: last?[0] ?? 0,
+        head: last.map { [UInt8]($0[1] as Data) } ?? EntryCodec.genesis(logID: logID),
+        checkpointedSeq: checkpointed))
+  }
+
+  private static func openDatabase(at path: String, options: Options) throws(LogError) -> DatabasePool {
+    var configuration = Configuration()
+    configuration.label = "concord.log"
+    let maximumPageCount = options.maximumPageCount
+    configuration.prepareDatabase { db in
+      // FULL: a commit survives a power loss, not only a crash of the process.
+      try db.execute(sql: "PRAGMA synchronous = FULL")
+      if let maximumPageCount {
+        _ = try Row.fetchOne(db, sql: "PRAGMA max_page_count = \(maximumPageCount)")
+      }
+    }
+    do {
+      let pool = try DatabasePool(path: path, configuration: configuration)
+      // The database holds nothing readable, but it is still nobody else's business.
+      chmod(path, 0o600)
+      return pool
+    } catch {
+      throw .notALog(path: path, reason: describe(error))
+    }
+  }
+
+  static func migrator() -> DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    for migration in LogSchema.migrations {
+      migrator.registerMigration(migration.name) { db in try db.execute(sql: migration.sql) }
+    }
+    return migrator
+  }
+
+  /// Keys for a new log, and the settings that let them be found again.
+  private static func create(with source: KeySource, path: String) throws(LogError) -> (Meta, LogKeys) {
+    let master: SecretBytes
+    var meta = Meta(logID: Crypto.randomBytes(16))
+    switch source {
+    case let .file(url):
+      master = try KeyFile.load(url, create: true)
+      meta.keyKind = "file"
+    case let .passphrase(passphrase, limits):
+      master = SecretBytes.random(count: Crypto.keyBytes)
+      let salt = Crypto.randomBytes(Crypto.saltBytes)
+      guard
+        let wrapping = Crypto.deriveFromPassphrase(
+          passphrase, salt: salt, opsLimit: limits.operations, memLimit: limits.memory)
+      else { throw .io(path: path, reason: "not enough memory to derive a key from the passphrase") }
+      meta.keyKind = "passphrase"
+      meta.kdf = Meta.KDF(
+        algorithm: "argon2id13", salt: salt, operations: limits.operations, memory: limits.memory)
+      let sealed = master.withUnsafeBytes {
+        Crypto.seal($0, associatedData: Meta.wrapAssociatedData(meta.logID), key: wrapping)
+      }
+      meta.wrappedKeyNonce = sealed.nonce
+      meta.wrappedKey = sealed.ciphertext
+    }
+    let keys = LogKeys(master: master)
+    meta.keyID = keys.keyID
+    let signing = Crypto.signingKeyPair()
+    meta.signingPublic = signing.publicKey
+    let sealed = signing.secretKey.withUnsafeBytes {
+      Crypto.seal($0, associatedData: Meta.signingAssociatedData(meta.logID), key: keys.signing)
+    }
+    meta.signingSecretNonce = sealed.nonce
+    meta.signingSecret = sealed.ciphertext
+    return (meta, keys)
+  }
+
+  /// The keys of an existing log, or ``LogError/wrongKey(path:)``.
+  private static func unlock(_ meta: Meta, with source: KeySource, path: String) throws(LogError) -> LogKeys {
+    let master: SecretBytes
+    switch source {
+    case let .file(url):
+      guard meta.keyKind == "file" else { throw .keyKindMismatch(path: path, expected: "a passphrase") }
+      master = try KeyFile.load(url, create: false)
+    case let .passphrase(passphrase, _):
+      guard meta.keyKind == "passphrase", let kdf = meta.kdf else {
+        throw .keyKindMismatch(path: path, expected: "a key file")
+      }
+      guard kdf.algorithm == "argon2id13" else {
+        throw .notALog(path: path, reason: "unknown key derivation \(kdf.algorithm)")
+      }
+      guard
+        let wrapping = Crypto.deriveFromPassphrase(
+          passphrase, salt: kdf.salt, opsLimit: kdf.operations, memLimit: kdf.memory)
+      else { throw .io(path: path, reason: "not enough memory to derive a key from the passphrase") }
+      guard
+        let unwrapped = Crypto.openSecret(
+          meta.wrappedKey, nonce: meta.wrappedKeyNonce,
+          associatedData: Meta.wrapAssociatedData(meta.logID), key: wrapping)
+      else { throw .wrongKey(path: path) }
+      master = unwrapped
+    }
+    let keys = LogKeys(master: master)
+    guard Crypto.equal(keys.keyID, meta.keyID) else { throw .wrongKey(path: path) }
+    return keys
+  }
+
+  /// The checkpoint signing key, opened for one use and dropped (zeroed) after.
+  func withSigningKey<R>(_ body: (SecretBytes) throws -> R) throws -> R {
+    guard
+      let secret = Crypto.openSecret(
+        sealedSigningKey.ciphertext, nonce: sealedSigningKey.nonce,
+        associatedData: Meta.signingAssociatedData(logID), key: keys.signing)
+    else { throw LogError.notALog(path: path, reason: "the signing key cannot be opened") }
+    return try body(secret)
+  }
+
+  /// A one-line reason for a database error.
+  static func describe(_ error: any Error) -> String {
+    guard let error = error as? DatabaseError else { return "\(error)" }
+    switch error.resultCode {
+    case .SQLITE_FULL: return "the disk is full (or the log reached its size limit)"
+    case .SQLITE_READONLY: return "the database is read-only"
+    case .SQLITE_NOTADB: return "the file is not a database"
+    case .SQLITE_CORRUPT: return "the database file is corrupt"
+    case .SQLITE_IOERR: return "an I/O error occurred (\(error.message ?? "no detail"))"
+    default: return error.message ?? "\(error)"
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+
+/// A signed statement that the log held `seq` entries with chain head `head`.
+///
+/// Checkpoints are kept in the database and the latest one also in a file beside it: a tail cut
+/// off the database cannot take the outside checkpoint with it.
+public struct Checkpoint: Sendable, Equatable {
+  public let seq: Int64
+  public let head: [UInt8]
+  /// Ed25519 over `concord.checkpoint.v1 ‖ log id ‖ seq ‖ head`.
+  public let signature: [UInt8]
+
+  /// True when `publicKey` signed this checkpoint for the log `logID`.
+  public func isSigned(by publicKey: [UInt8], logID: [UInt8]) -> Bool {
+    Crypto.verify(
+      signature: signature,
+      message: EntryCodec.checkpointMessage(logID: logID, seq: seq, head: head),
+      publicKey: publicKey)
+  }
+
+  /// The one-line JSON form kept in the file beside the database.
+  func fileLine(logID: [UInt8]) -> String {
+    #"{"log_id":"\#(logID.hex)","seq":\#(seq),"head":"\#(head.hex)","signature":"\#(signature.hex)"}"# + "\n"
+  }
+
+  /// Reads the file form; nil when it is not one.
+  static func parse(fileLine bytes: [UInt8]) -> (logID: [UInt8], checkpoint: Checkpoint)? {
+    guard
+      let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+      let logID = (object["log_id"] as? String).flatMap({ [UInt8](hex: $0) }),
+      let seq = (object["seq"] as? NSNumber)?.int64Value,
+      let head = (object["head"] as? String).flatMap({ [UInt8](hex: $0) }),
+      let signature = (object["signature"] as? String).flatMap({ [UInt8](hex: $0) })
+    else { return nil }
+    return (logID, Checkpoint(seq: seq, head: head, signature: signature))
+  }
+}
+
+extension ActionLog {
+  /// Signs the current head, stores the checkpoint and writes it beside the database. The daemon
+  /// calls it every ``Options/checkpointInterval`` entries (through `append`) and at shutdown
+  /// (through ``close()``).
+  public func checkpoint() throws(LogError) {
+    let current = tail.withLock { $0 }
+    guard current.seq > 0, current.seq > current.checkpointedSeq else { return }
+    let checkpoint: Checkpoint
+    do {
+      checkpoint = try withSigningKey { key in
+        Checkpoint(
+          seq: current.seq, head: current.head,
+          signature: Crypto.sign(
+            EntryCodec.checkpointMessage(logID: logID, seq: current.seq, head: current.head), secretKey: key))
+      }
+      try database.write { db in
+        try db.execute(
+          sql: "INSERT OR REPLACE INTO checkpoints (seq, head, signature) VALUES (?, ?, ?)",
+          arguments: [checkpoint.seq, Data(checkpoint.head), Data(checkpoint.signature)])
+      }
+    } catch let error as LogError {
+      throw error
+    } catch {
+      throw LogError.writeFailed(path: path, reason: Self.describe(error))
+    }
+    try DurableFile.write(Array(checkpoint.fileLine(logID: logID).utf8), to: checkpointFile.path)
+    tail.withLock { $0.checkpointedSeq = max($0.checkpointedSeq, checkpoint.seq) }
+  }
+
+  /// Writes a final checkpoint. Call it at clean shutdown; the log may still be used afterwards.
+  public func close() throws(LogError) {
+    try checkpoint()
+  }
+
+  /// The checkpoints in the database, oldest first.
+  public func checkpoints() throws(LogError) -> [Checkpoint] {
+    do {
+      return try database.read { db in
+        try Row.fetchAll(db, sql: "SELECT seq, head, signature FROM checkpoints ORDER BY seq").map {
+          Checkpoint(seq: $0[0], head: [UInt8]($0[1] as Data), signature: [UInt8]($0[2] as Data))
+        }
+      }
+    } catch {
+      throw LogError.readFailed(path: path, reason: Self.describe(error))
+    }
+  }
+}

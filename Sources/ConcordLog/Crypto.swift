@@ -1,0 +1,196 @@
+import CSodium
+
+/// The libsodium primitives the log uses, with Swift types. Internal: the log's own types are the
+/// public face.
+enum Crypto {
+  static let keyBytes = 32
+  static let hashBytes = 32
+  static let nonceBytes = Int(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES)
+  static let tagBytes = Int(crypto_aead_xchacha20poly1305_ietf_ABYTES)
+  static let signatureBytes = Int(crypto_sign_BYTES)
+  static let publicKeyBytes = Int(crypto_sign_PUBLICKEYBYTES)
+  static let signingSecretBytes = Int(crypto_sign_SECRETKEYBYTES)
+  static let saltBytes = Int(crypto_pwhash_SALTBYTES)
+
+  static func randomBytes(_ count: Int) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    randombytes_buf(&bytes, count)
+    return bytes
+  }
+
+  // MARK: Sealing (XChaCha20-Poly1305, random nonce)
+
+  /// Seals `plaintext` under `key`, binding `associatedData`. Returns the nonce and ciphertext.
+  static func seal(
+    _ plaintext: UnsafeRawBufferPointer, associatedData: [UInt8], key: SecretBytes
+  ) -> (nonce: [UInt8], ciphertext: [UInt8]) {
+    let nonce = randomBytes(nonceBytes)
+    var ciphertext = [UInt8](repeating: 0, count: plaintext.count + tagBytes)
+    var written: UInt64 = 0
+    key.withKey { key in
+      _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+        &ciphertext, &written,
+        plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(plaintext.count),
+        associatedData, UInt64(associatedData.count), nil, nonce, key)
+    }
+    return (nonce, ciphertext)
+  }
+
+  static func seal(_ plaintext: [UInt8], associatedData: [UInt8], key: SecretBytes) -> (nonce: [UInt8], ciphertext: [UInt8]) {
+    plaintext.withUnsafeBytes { seal($0, associatedData: associatedData, key: key) }
+  }
+
+  /// Opens a sealed box, or returns nil when the key, the nonce, the associated data or a single
+  /// byte of the ciphertext is not what it was when sealed.
+  static func open(
+    _ ciphertext: [UInt8], nonce: [UInt8], associatedData: [UInt8], key: SecretBytes
+  ) -> [UInt8]? {
+    guard ciphertext.count >= tagBytes, nonce.count == nonceBytes else { return nil }
+    var plaintext = [UInt8](repeating: 0, count: ciphertext.count - tagBytes)
+    var written: UInt64 = 0
+    let result = key.withKey { key in
+      crypto_aead_xchacha20poly1305_ietf_decrypt(
+        &plaintext, &written, nil, ciphertext, UInt64(ciphertext.count),
+        associatedData, UInt64(associatedData.count), nonce, key)
+    }
+    return result == 0 ? plaintext : nil
+  }
+
+  /// Opens a sealed box into guarded memory (for keys sealed with another key).
+  static func openSecret(
+    _ ciphertext: [UInt8], nonce: [UInt8], associatedData: [UInt8], key: SecretBytes
+  ) -> SecretBytes? {
+    guard ciphertext.count > tagBytes, nonce.count == nonceBytes else { return nil }
+    var failed = false
+    let secret = SecretBytes(count: ciphertext.count - tagBytes) { out in
+      var written: UInt64 = 0
+      let result = key.withKey { key in
+        crypto_aead_xchacha20poly1305_ietf_decrypt(
+          out.baseAddress!.assumingMemoryBound(to: UInt8.self), &written, nil, ciphertext,
+          UInt64(ciphertext.count), associatedData, UInt64(associatedData.count), nonce, key)
+      }
+      failed = result != 0
+    }
+    return failed ? nil : secret
+  }
+
+  // MARK: Hashing (BLAKE2b)
+
+  /// A BLAKE2b hash of `parts`, one after another; keyed when `key` is given.
+  static func hash(_ parts: [UInt8]..., key: SecretBytes? = nil, count: Int = hashBytes) -> [UInt8] {
+    // The state is an opaque, 64-byte-aligned struct in C.
+    let state = UnsafeMutableRawPointer.allocate(byteCount: crypto_generichash_statebytes(), alignment: 64)
+    defer { state.deallocate() }
+    let opaque = OpaquePointer(state)
+    if let key {
+      key.withKey { _ = crypto_generichash_init(opaque, $0, key.count, count) }
+    } else {
+      _ = crypto_generichash_init(opaque, nil, 0, count)
+    }
+    for part in parts { _ = crypto_generichash_update(opaque, part, UInt64(part.count)) }
+    var out = [UInt8](repeating: 0, count: count)
+    _ = crypto_generichash_final(opaque, &out, count)
+    return out
+  }
+
+  // MARK: Keys
+
+  /// A subkey of `master` for one purpose; `context` is exactly eight characters.
+  static func deriveSubkey(from master: SecretBytes, id: UInt64, context: StaticString) -> SecretBytes {
+    precondition(context.utf8CodeUnitCount == 8)
+    return SecretBytes(count: keyBytes) { out in
+      master.withKey { master in
+        context.withUTF8Buffer { ctx in
+          ctx.withMemoryRebound(to: CChar.self) { ctx in
+            _ = crypto_kdf_derive_from_key(
+              out.baseAddress!.assumingMemoryBound(to: UInt8.self), keyBytes, id, ctx.baseAddress!, master)
+          }
+        }
+      }
+    }
+  }
+
+  /// Argon2id over `passphrase`; nil when the limits are beyond what the machine can give.
+  static func deriveFromPassphrase(
+    _ passphrase: [UInt8], salt: [UInt8], opsLimit: UInt64, memLimit: Int
+  ) -> SecretBytes? {
+    var failed = false
+    let key = SecretBytes(count: keyBytes) { out in
+      let result = passphrase.withUnsafeBufferPointer { pass in
+        pass.withMemoryRebound(to: CChar.self) { pass in
+          crypto_pwhash(
+            out.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(keyBytes),
+            pass.baseAddress!, UInt64(pass.count), salt, opsLimit, memLimit,
+            crypto_pwhash_ALG_ARGON2ID13)
+        }
+      }
+      failed = result != 0
+    }
+    return failed ? nil : key
+  }
+
+  // MARK: Signatures (Ed25519)
+
+  static func signingKeyPair() -> (publicKey: [UInt8], secretKey: SecretBytes) {
+    var publicKey = [UInt8](repeating: 0, count: publicKeyBytes)
+    let secret = SecretBytes(count: signingSecretBytes) { out in
+      _ = crypto_sign_keypair(&publicKey, out.baseAddress!.assumingMemoryBound(to: UInt8.self))
+    }
+    return (publicKey, secret)
+  }
+
+  static func sign(_ message: [UInt8], secretKey: SecretBytes) -> [UInt8] {
+    var signature = [UInt8](repeating: 0, count: signatureBytes)
+    secretKey.withKey { key in
+      _ = crypto_sign_detached(&signature, nil, message, UInt64(message.count), key)
+    }
+    return signature
+  }
+
+  static func verify(signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
+    guard signature.count == signatureBytes, publicKey.count == publicKeyBytes else { return false }
+    return crypto_sign_verify_detached(signature, message, UInt64(message.count), publicKey) == 0
+  }
+
+  /// Constant-time comparison of two byte strings of equal length.
+  static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    a.count == b.count && sodium_memcmp(a, b, a.count) == 0
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// Lowercase hexadecimal.
+  var hex: String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out = [UInt8]()
+    out.reserveCapacity(count * 2)
+    for byte in self {
+      out.append(digits[Int(byte >> 4)])
+      out.append(digits[Int(byte & 0x0f)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Bytes from hexadecimal, or nil when `hex` is not an even run of hex digits.
+  init?(hex: String) {
+    var bytes: [UInt8] = []
+    var high: UInt8?
+    for char in hex.utf8 {
+      let value: UInt8
+      switch char {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): value = char - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): value = char - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): value = char - UInt8(ascii: "A") + 10
+      default: return nil
+      }
+      if let h = high {
+        bytes.append(h << 4 | value)
+        high = nil
+      } else {
+        high = value
+      }
+    }
+    guard high == nil else { return nil }
+    self = bytes
+  }
+}

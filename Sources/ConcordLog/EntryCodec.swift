@@ -1,0 +1,143 @@
+/// The byte layouts of an entry: its sealed payload, its associated data and its chain hash.
+///
+/// These layouts are the log's format: an audit export carries every field they contain, so an
+/// auditor can recompute each hash (see `schema/audit-export.schema.json`). Integers are
+/// big-endian; a string is its UTF-8 length as four bytes, then its bytes.
+enum EntryCodec {
+  static let payloadVersion: UInt8 = 1
+  static let saltBytes = 16
+
+  struct Payload: Equatable {
+    var salt: [UInt8]
+    var user: String
+    var scope: String
+    var action: String
+    var outcome: LogRecord.Outcome
+    var app: String
+    var appVersion: Int
+  }
+
+  static func encode(_ payload: Payload) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(64 + payload.action.utf8.count)
+    out.append(payloadVersion)
+    out.append(contentsOf: payload.salt)
+    append(payload.user, to: &out)
+    append(payload.scope, to: &out)
+    append(payload.action, to: &out)
+    switch payload.outcome {
+    case .applied:
+      out.append(0)
+      append("", to: &out)
+    case let .refused(reason):
+      out.append(1)
+      append(reason, to: &out)
+    }
+    append(payload.app, to: &out)
+    append(Int64(payload.appVersion), to: &out)
+    return out
+  }
+
+  static func decode(_ bytes: [UInt8]) -> Payload? {
+    var reader = Reader(bytes: bytes)
+    guard reader.byte() == payloadVersion,
+      let salt = reader.bytes(saltBytes),
+      let user = reader.string(), let scope = reader.string(), let action = reader.string(),
+      let outcomeTag = reader.byte(), let reason = reader.string(),
+      let app = reader.string(), let version = reader.int64(), reader.isAtEnd
+    else { return nil }
+    let outcome: LogRecord.Outcome
+    switch outcomeTag {
+    case 0: outcome = .applied
+    case 1: outcome = .refused(reason: reason)
+    default: return nil
+    }
+    return Payload(
+      salt: salt, user: user, scope: scope, action: action, outcome: outcome, app: app,
+      appVersion: Int(version))
+  }
+
+  /// What the seal of entry `seq` is bound to: moving a row, or sealing it under another log,
+  /// key or chain position, makes it fail to open.
+  static func associatedData(logID: [UInt8], seq: Int64, keyID: [UInt8], previousHash: [UInt8]) -> [UInt8] {
+    var out = Array("concord.entry.v1".utf8)
+    out.append(contentsOf: logID)
+    append(seq, to: &out)
+    out.append(contentsOf: keyID)
+    out.append(contentsOf: previousHash)
+    return out
+  }
+
+  /// The chain hash after an entry: BLAKE2b-256 over the previous hash, the entry's clear fields
+  /// and its payload.
+  static func chainHash(
+    previous: [UInt8], seq: Int64, atMilliseconds: Int64, client: String, cseq: Int64,
+    payload: [UInt8]
+  ) -> [UInt8] {
+    var header = Array("concord.chain.v1".utf8)
+    append(seq, to: &header)
+    append(atMilliseconds, to: &header)
+    append(client, to: &header)
+    append(cseq, to: &header)
+    return Crypto.hash(previous, header, payload)
+  }
+
+  /// The hash the chain starts from: bound to the log's id.
+  static func genesis(logID: [UInt8]) -> [UInt8] {
+    Crypto.hash(Array("concord.genesis.v1".utf8), logID)
+  }
+
+  /// What a checkpoint signs.
+  static func checkpointMessage(logID: [UInt8], seq: Int64, head: [UInt8]) -> [UInt8] {
+    var out = Array("concord.checkpoint.v1".utf8)
+    out.append(contentsOf: logID)
+    append(seq, to: &out)
+    out.append(contentsOf: head)
+    return out
+  }
+
+  static func append(_ string: String, to out: inout [UInt8]) {
+    let utf8 = string.utf8
+    append(UInt32(utf8.count), to: &out)
+    out.append(contentsOf: utf8)
+  }
+
+  static func append(_ value: Int64, to out: inout [UInt8]) {
+    append(UInt64(bitPattern: value), to: &out)
+  }
+
+  static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+    withUnsafeBytes(of: value.bigEndian) { out.append(contentsOf: $0) }
+  }
+
+  struct Reader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func byte() -> UInt8? {
+      guard offset < bytes.count else { return nil }
+      defer { offset += 1 }
+      return bytes[offset]
+    }
+
+    mutating func bytes(_ count: Int) -> [UInt8]? {
+      guard count >= 0, bytes.count - offset >= count else { return nil }
+      defer { offset += count }
+      return Array(bytes[offset..<offset + count])
+    }
+
+    mutating func int64() -> Int64? {
+      guard let raw = bytes(8) else { return nil }
+      return Int64(bitPattern: raw.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+    }
+
+    mutating func string() -> String? {
+      guard let raw = bytes(4) else { return nil }
+      let length = Int(raw.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+      guard let utf8 = bytes(length) else { return nil }
+      return String(validating: utf8, as: UTF8.self)
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import ConcordLog
+import Foundation
+import Testing
+
+@Suite struct ActionLogTests {
+  @Test func thousandsOfEntriesComeBackInOrderExactlyAsWritten() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    let records = (1...3000).map { record($0, refused: $0 % 7 == 0) }
+    for batch in stride(from: 0, to: records.count, by: 250) {
+      let results = try log.append(Array(records[batch..<batch + 250]))
+      #expect(results.allSatisfy { !$0.isDuplicate })
+    }
+    #expect(log.lastSeq == 3000)
+
+    // Reopened from disk, the log reads back every record, in order, with gapless seqs.
+    let reopened = try fixture.open()
+    #expect(reopened.lastSeq == 3000)
+    #expect(reopened.head == log.head)
+    var read: [LogEntry] = []
+    try reopened.forEachEntry { read.append($0) }
+    #expect(read.map(\.record) == records)
+    #expect(read.map(\.seq) == Array(1...3000))
+    #expect(try reopened.verify().isSound)
+
+    var middle: [Int64] = []
+    try reopened.forEachEntry(from: 1500, through: 1502) { middle.append($0.seq) }
+    #expect(middle == [1500, 1501, 1502])
+  }
+
+  @Test func aRetriedActionIsKeptOnceAndAnsweredWithTheOriginal() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    let first = try log.append([record(1), record(2)])
+    // The window retries cseq 2 (its ack was lost) and sends cseq 3 twice in one batch.
+    let retry = try log.append([record(2), record(3), record(3)])
+    #expect(retry.map(\.isDuplicate) == [true, false, true])
+    #expect(retry[0].entry == first[1].entry)
+    #expect(retry[2].entry.seq == retry[1].entry.seq)
+    #expect(log.lastSeq == 3)
+    // Another client may use the same cseq.
+    let other = try log.append([record(2, client: "window-2")])
+    #expect(other[0].isDuplicate == false)
+    #expect(other[0].entry.seq == 4)
+    #expect(try log.entry(client: "window-1", cseq: 3)?.seq == 3)
+    #expect(try log.verify().isSound)
+  }
+
+  @Test func aFullDiskFailsTheWholeBatchAndTheLogStaysAppendable() throws {
+    let fixture = LogFixture()
+    let small = ActionLog.Options(maximumPageCount: 40)
+    let log = try fixture.open(options: small)
+    try log.append((1...10).map { record($0) })
+    let headBefore = log.head
+
+    // Batches of big actions until the size limit stops one.
+    var n = 10
+    var failure: LogError?
+    while failure == nil, n < 10_000 {
+      let batch = (n + 1...n + 20).map { i in
+        var big = record(i)
+        big.action = String(repeating: "x", count: 2000)
+        return big
+      }
+      do {
+        try log.append(batch)
+        n += 20
+      } catch {
+        failure = error
+      }
+    }
+    guard case let .writeFailed(path, reason) = failure else {
+      Issue.record("expected a write failure, got \(String(describing: failure))")
+      return
+    }
+    #expect(path == fixture.databaseURL.path)
+    #expect(reason.contains("full"))
+    // Nothing of the failed batch was kept: the log ends where the last good batch ended.
+    #expect(log.lastSeq == Int64(n))
+    let reopened = try fixture.open()
+    #expect(reopened.lastSeq == Int64(n))
+    #expect(try reopened.verify().isSound)
+    _ = headBefore
+
+    // Once there is room again, the same log appends where it left off.
+    let roomy = try fixture.open()
+    try roomy.append([record(n + 1)])
+    #expect(roomy.lastSeq == Int64(n + 1))
+    #expect(try roomy.verify().isSound)
+  }
+}

@@ -1,0 +1,93 @@
+import ConcordLog
+import Foundation
+import Testing
+
+@Suite struct AuditExportTests {
+  private func exported(_ log: ActionLog, format: AuditFormat = .jsonl, from: Int64 = 1, through: Int64? = nil) throws -> [String] {
+    var lines: [String] = []
+    try log.exportAudit(format: format, from: from, through: through) { lines.append($0) }
+    return lines
+  }
+
+  @Test func anExportVerifiesWithThePublicKeyAlone() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    try log.append((1...40).map { record($0, refused: $0 == 7) })
+    let lines = try exported(log)
+    #expect(lines.count == 42)
+    let publicKey = try #require([UInt8](hexText: String(contentsOf: log.publicKeyFile, encoding: .utf8)))
+    let result = AuditExport.verify(lines: lines, publicKey: publicKey)
+    #expect(result.failure == nil)
+    #expect(result.verifiedEntries == 40)
+    #expect(!result.usedHeaderKey)
+
+    let header = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as! [String: Any]
+    #expect(header["count"] as? Int == 40)
+    #expect(header["first_time"] as? String == "2027-01-15T08:00:00.100Z")
+    let seventh = try JSONSerialization.jsonObject(with: Data(lines[7].utf8)) as! [String: Any]
+    #expect(seventh["user"] as? String == "alice")
+    #expect(seventh["outcome"] as? String == "refused")
+    #expect(seventh["reason"] as? String == "the column todo is full")
+
+    // A range verifies too, chained from the hash before it.
+    let range = try exported(log, from: 11, through: 20)
+    #expect(AuditExport.verify(lines: range, publicKey: publicKey).verifiedEntries == 10)
+  }
+
+  @Test func aTamperedExportFailsAtTheRightLine() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    try log.append((1...20).map { record($0) })
+    var lines = try exported(log)
+    lines[5] = lines[5].replacingOccurrences(of: "alice", with: "mallory")
+    let result = AuditExport.verify(lines: lines)
+    #expect(result.failure?.line == 6)
+    #expect(result.failure?.seq == 5)
+
+    var cut = try exported(log)
+    cut.removeLast(3)
+    #expect(AuditExport.verify(lines: cut).failure?.reason.contains("footer is missing") == true)
+
+    // Another log's key does not verify this log's export.
+    let stranger = try LogFixture().open()
+    let forged = AuditExport.verify(lines: try exported(log), publicKey: stranger.publicKey)
+    #expect(forged.isSound == false)
+  }
+
+  @Test func aCSVExportHoldsTheSameRecordsForSpreadsheets() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    try log.append([record(1), record(2)])
+    let lines = try exported(log, format: .csv)
+    #expect(lines.count == 5)
+    #expect(lines[0].hasPrefix("# {\"type\":\"header\""))
+    #expect(lines[1].hasPrefix("seq,time,user,client,cseq,scope,action,outcome"))
+    #expect(lines[2].hasPrefix("1,2027-01-15T08:00:00.100Z,alice,window-1,1,board,\"{\"\"addCard\"\""))
+    #expect(lines[4].hasPrefix("# {\"type\":\"footer\""))
+  }
+
+  @Test func anExportFileVerifiesFromDisk() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    try log.append((1...5).map { record($0) })
+    let file = fixture.directory.appending(path: "audit.jsonl")
+    try (try exported(log).joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+    #expect(try AuditExport.verify(fileAt: file).verifiedEntries == 5)
+  }
+}
+
+extension Array where Element == UInt8 {
+  init?(hexText: String) {
+    let text = hexText.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard text.count % 2 == 0 else { return nil }
+    var bytes: [UInt8] = []
+    var index = text.startIndex
+    while index < text.endIndex {
+      let next = text.index(index, offsetBy: 2)
+      guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+      bytes.append(byte)
+      index = next
+    }
+    self = bytes
+  }
+}

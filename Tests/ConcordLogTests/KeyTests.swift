@@ -1,0 +1,64 @@
+import ConcordLog
+import Foundation
+import Testing
+
+@Suite struct KeyTests {
+  @Test func theKeyFileIsCreatedPrivateAndAnotherKeyIsRefused() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    try log.append([record(1)])
+    let attributes = try FileManager.default.attributesOfItem(atPath: fixture.keyURL.path)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    #expect((attributes[.size] as? Int) == 32)
+
+    // Someone replaces the key file with another key.
+    try FileManager.default.removeItem(at: fixture.keyURL)
+    let other = LogFixture()
+    _ = try other.open()
+    try FileManager.default.copyItem(at: other.keyURL, to: fixture.keyURL)
+    #expect(throws: LogError.wrongKey(path: fixture.databaseURL.path)) { try fixture.open() }
+    #expect("\(LogError.wrongKey(path: "/x/log.sqlite"))" == "wrong key for log /x/log.sqlite")
+  }
+
+  @Test func aKeyFileOthersCanReadIsRefusedLikeSSHDoes() throws {
+    let fixture = LogFixture()
+    _ = try fixture.open()
+    chmod(fixture.keyURL.path, 0o644)
+    #expect(throws: LogError.keyFileTooOpen(path: fixture.keyURL.path, mode: 0o644)) { try fixture.open() }
+  }
+
+  @Test func aMissingKeyFileForAnExistingLogIsNotSilentlyReplaced() throws {
+    let fixture = LogFixture()
+    try fixture.open().append([record(1)])
+    try FileManager.default.removeItem(at: fixture.keyURL)
+    #expect(throws: LogError.self) { try fixture.open() }
+    #expect(!FileManager.default.fileExists(atPath: fixture.keyURL.path))
+  }
+
+  @Test func aPassphraseOpensTheLogAndAWrongOneIsDetectedAtOpen() throws {
+    let fixture = LogFixture()
+    let passphrase = Array("correct horse battery staple".utf8)
+    let log = try ActionLog.open(at: fixture.databaseURL, key: .passphrase(passphrase, limits: .minimum))
+    try log.append([record(1)])
+    let again = try ActionLog.open(at: fixture.databaseURL, key: .passphrase(passphrase, limits: .minimum))
+    var records: [LogRecord] = []
+    try again.forEachEntry { records.append($0.record) }
+    #expect(records == [record(1)])
+    #expect(throws: LogError.wrongKey(path: fixture.databaseURL.path)) {
+      try ActionLog.open(at: fixture.databaseURL, key: .passphrase(Array("wrong".utf8), limits: .minimum))
+    }
+  }
+
+  @Test func aLogFromANewerVersionIsRefusedWithAClearMessage() throws {
+    let fixture = LogFixture()
+    _ = try fixture.open()
+    try fixture.tamper("INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+    #expect(throws: LogError.newerSchema(path: fixture.databaseURL.path)) { try fixture.open() }
+  }
+
+  @Test func aFileThatIsNotALogIsRefused() throws {
+    let fixture = LogFixture()
+    try Data("hello, not a database at all, just some text that goes on".utf8).write(to: fixture.databaseURL)
+    #expect(throws: LogError.self) { try fixture.open() }
+  }
+}
