@@ -20,6 +20,7 @@ let package = Package(
     .executable(name: "concord", targets: ["concord"]),
     .executable(name: "concord-example", targets: ["CounterApp"]),
     .executable(name: "concord-bench", targets: ["ConcordBenchmarks"]),
+    .executable(name: "concord-log-bench", targets: ["LogBenchmarks"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -102,6 +103,12 @@ let package = Package(
       name: "ConcordBenchmarks",
       dependencies: ["Concord"],
       path: "Benchmarks/ConcordBenchmarks"
+    ),
+    // Throughput of the action log against plain SQLite with the same durability (on demand).
+    .executableTarget(
+      name: "LogBenchmarks",
+      dependencies: ["ConcordLog", .product(name: "GRDB", package: "GRDB.swift")],
+      path: "Benchmarks/LogBenchmarks"
     ),
     .testTarget(
       name: "ConcordTests",

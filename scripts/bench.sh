@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Runs the core benchmarks in release mode (the first build takes several minutes).
-#   scripts/bench.sh            full run, about a minute
-#   scripts/bench.sh --quick    a smoke run
+# Runs the benchmarks in release mode (the first build takes several minutes).
+#   scripts/bench.sh                 the core (Store, effects, scopes): about a minute
+#   scripts/bench.sh --quick         a smoke run of the core
+#   scripts/bench.sh log [--quick]   the action log against plain SQLite: about 20 seconds
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
 concord_install_system_packages
 
+if [[ "${1:-}" == "log" ]]; then
+  shift
+  swift build -c release --product concord-log-bench
+  exec .build/release/concord-log-bench "$@"
+fi
 swift build -c release --product concord-bench
 exec .build/release/concord-bench "$@"

@@ -34,9 +34,13 @@ extension ActionLog {
             INSERT OR IGNORE INTO entries (seq, at_ms, client, cseq, nonce, ciphertext, hash)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
-        for record in records {
+        // One call to the system's generator for the whole batch: a salt and a nonce per record.
+        let perRecord = EntryCodec.saltBytes + Crypto.nonceBytes
+        let random = Crypto.randomBytes(records.count * perRecord)
+        for (index, record) in records.enumerated() {
           let seq = end.seq + 1
-          let salt = Crypto.randomBytes(EntryCodec.saltBytes)
+          let salt = Array(random[index * perRecord..<index * perRecord + EntryCodec.saltBytes])
+          let nonce = Data(random[index * perRecord + EntryCodec.saltBytes..<(index + 1) * perRecord])
           let payload = EntryCodec.encode(
             EntryCodec.Payload(
               salt: salt, user: record.user, scope: record.scope, action: record.action,
@@ -45,14 +49,14 @@ extension ActionLog {
           let hash = EntryCodec.chainHash(
             previous: end.head, seq: seq, atMilliseconds: at, client: record.client,
             cseq: record.cseq, payload: payload)
-          let sealed = Crypto.seal(
-            payload,
-            associatedData: EntryCodec.associatedData(
-              logID: logID, seq: seq, keyID: keyID, previousHash: end.head),
-            key: entriesKey)
-          try insert.execute(arguments: [
-            seq, at, record.client, record.cseq, Data(sealed.nonce), Data(sealed.ciphertext), Data(hash),
-          ])
+          let associatedData = EntryCodec.associatedData(
+            logID: logID, seq: seq, keyID: keyID, previousHash: end.head)
+          let ciphertext = payload.withUnsafeBytes { payload in
+            nonce.withUnsafeBytes { nonce in
+              Crypto.seal(payload, nonce: nonce, associatedData: associatedData, key: entriesKey)
+            }
+          }
+          try insert.execute(arguments: [seq, at, record.client, record.cseq, nonce, ciphertext, Data(hash)])
           if db.changesCount == 0 {
             guard let original = try entry(db, client: record.client, cseq: record.cseq) else {
               throw LogError.writeFailed(path: path, reason: "entry \(seq) could not be written")

@@ -55,6 +55,22 @@ extension ActionLog {
 
   /// Opens one row: checks its place, its seal and its link in the chain.
   func openEntry(_ row: Row, expectedSeq: Int64, previous: [UInt8]) throws(LogError) -> LogEntry {
+    let (seq, at, client, cseq, hash, plaintext) = try checkEntry(row, expectedSeq: expectedSeq, previous: previous)
+    guard let payload = EntryCodec.decode(plaintext) else {
+      throw .corruptEntry(seq: seq, reason: "its payload is malformed")
+    }
+    let record = LogRecord(
+      client: client, cseq: cseq, at: Date(milliseconds: at), user: payload.user,
+      scope: payload.scope, action: payload.action, outcome: payload.outcome, app: payload.app,
+      appVersion: payload.appVersion)
+    return LogEntry(seq: seq, record: record, previousHash: previous, hash: hash, salt: payload.salt)
+  }
+
+  /// Checks one row's place, seal and chain link without decoding its payload; returns the
+  /// clear fields, the stored hash and the plaintext. The row's blobs are read in place.
+  func checkEntry(
+    _ row: Row, expectedSeq: Int64, previous: [UInt8]
+  ) throws(LogError) -> (seq: Int64, at: Int64, client: String, cseq: Int64, hash: [UInt8], plaintext: [UInt8]) {
     let seq: Int64 = row[0]
     guard seq == expectedSeq else {
       throw .corruptEntry(seq: expectedSeq, reason: "it is missing (the next entry is \(seq))")
@@ -62,28 +78,32 @@ extension ActionLog {
     let at: Int64 = row[1]
     let client: String = row[2]
     let cseq: Int64 = row[3]
-    let nonce = [UInt8](row[4] as Data)
-    let ciphertext = [UInt8](row[5] as Data)
-    let hash = [UInt8](row[6] as Data)
-    guard
-      let plaintext = Crypto.open(
-        ciphertext, nonce: nonce,
-        associatedData: EntryCodec.associatedData(
-          logID: logID, seq: seq, keyID: keys.keyID, previousHash: previous),
-        key: keys.entries)
-    else { throw .corruptEntry(seq: seq, reason: "its seal does not open (altered, moved or spliced)") }
-    guard let payload = EntryCodec.decode(plaintext) else {
-      throw .corruptEntry(seq: seq, reason: "its payload is malformed")
+    let associatedData = EntryCodec.associatedData(
+      logID: logID, seq: seq, keyID: keys.keyID, previousHash: previous)
+    let opened: [UInt8]?
+    do {
+      opened = try row.withUnsafeData(atIndex: 4) { nonce in
+        try row.withUnsafeData(atIndex: 5) { ciphertext in
+          guard let nonce, let ciphertext else { return nil }
+          return nonce.withUnsafeBytes { nonce in
+            ciphertext.withUnsafeBytes { ciphertext in
+              Crypto.open(ciphertext, nonce: nonce, associatedData: associatedData, key: keys.entries)
+            }
+          }
+        }
+      }
+    } catch {
+      throw .corruptEntry(seq: seq, reason: "its row cannot be read")
     }
+    guard let plaintext = opened else {
+      throw .corruptEntry(seq: seq, reason: "its seal does not open (altered, moved or spliced)")
+    }
+    let hash = [UInt8](row[6] as Data)
     let expectedHash = EntryCodec.chainHash(
       previous: previous, seq: seq, atMilliseconds: at, client: client, cseq: cseq, payload: plaintext)
     guard Crypto.equal(expectedHash, hash) else {
       throw .corruptEntry(seq: seq, reason: "its chain hash does not match")
     }
-    let record = LogRecord(
-      client: client, cseq: cseq, at: Date(milliseconds: at), user: payload.user,
-      scope: payload.scope, action: payload.action, outcome: payload.outcome, app: payload.app,
-      appVersion: payload.appVersion)
-    return LogEntry(seq: seq, record: record, previousHash: previous, hash: hash, salt: payload.salt)
+    return (seq, at, client, cseq, hash, plaintext)
   }
 }

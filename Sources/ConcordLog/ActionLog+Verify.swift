@@ -99,13 +99,13 @@ extension ActionLog {
             note(.init(seq: lastSeq + 1, problem: .gap(next: seq)))
             return
           }
+          let hash: [UInt8]
           do {
-            _ = try openEntry(row, expectedSeq: seq, previous: previous)
+            hash = try checkEntry(row, expectedSeq: seq, previous: previous).hash
           } catch let LogError.corruptEntry(seq, reason) {
             note(.init(seq: seq, problem: reason.contains("chain") ? .brokenChain : .badSeal))
             return
           }
-          let hash = [UInt8](row[6] as Data)
           if let head = heads[seq], !Crypto.equal(head, hash) {
             note(.init(seq: seq, problem: .badCheckpoint(reason: "it signs a different head")))
             return

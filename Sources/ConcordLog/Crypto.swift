@@ -1,4 +1,5 @@
 import CSodium
+import Foundation
 
 /// The libsodium primitives the log uses, with Swift types. Internal: the log's own types are the
 /// public face.
@@ -20,24 +21,57 @@ enum Crypto {
 
   // MARK: Sealing (XChaCha20-Poly1305, random nonce)
 
-  /// Seals `plaintext` under `key`, binding `associatedData`. Returns the nonce and ciphertext.
+  /// Seals `plaintext` under `key`, binding `associatedData`, with `nonce` (random, never
+  /// reused: 24 bytes from the system's generator). Returns the ciphertext with its tag.
+  static func seal(
+    _ plaintext: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer, associatedData: [UInt8],
+    key: SecretBytes
+  ) -> Data {
+    precondition(nonce.count == nonceBytes)
+    var ciphertext = Data(count: plaintext.count + tagBytes)
+    ciphertext.withUnsafeMutableBytes { out in
+      var written: UInt64 = 0
+      key.withKey { key in
+        _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+          out.baseAddress!.assumingMemoryBound(to: UInt8.self), &written,
+          plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(plaintext.count),
+          associatedData, UInt64(associatedData.count), nil,
+          nonce.baseAddress!.assumingMemoryBound(to: UInt8.self), key)
+      }
+    }
+    return ciphertext
+  }
+
+  /// Seals `plaintext` under `key` with a fresh random nonce.
   static func seal(
     _ plaintext: UnsafeRawBufferPointer, associatedData: [UInt8], key: SecretBytes
   ) -> (nonce: [UInt8], ciphertext: [UInt8]) {
     let nonce = randomBytes(nonceBytes)
-    var ciphertext = [UInt8](repeating: 0, count: plaintext.count + tagBytes)
-    var written: UInt64 = 0
-    key.withKey { key in
-      _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
-        &ciphertext, &written,
-        plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(plaintext.count),
-        associatedData, UInt64(associatedData.count), nil, nonce, key)
+    let ciphertext = nonce.withUnsafeBytes {
+      seal(plaintext, nonce: $0, associatedData: associatedData, key: key)
     }
-    return (nonce, ciphertext)
+    return (nonce, [UInt8](ciphertext))
   }
 
   static func seal(_ plaintext: [UInt8], associatedData: [UInt8], key: SecretBytes) -> (nonce: [UInt8], ciphertext: [UInt8]) {
     plaintext.withUnsafeBytes { seal($0, associatedData: associatedData, key: key) }
+  }
+
+  /// Opens a sealed box given as raw bytes (a database row's, without copying them).
+  static func open(
+    _ ciphertext: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer, associatedData: [UInt8],
+    key: SecretBytes
+  ) -> [UInt8]? {
+    guard ciphertext.count >= tagBytes, nonce.count == nonceBytes else { return nil }
+    var plaintext = [UInt8](repeating: 0, count: ciphertext.count - tagBytes)
+    var written: UInt64 = 0
+    let result = key.withKey { key in
+      crypto_aead_xchacha20poly1305_ietf_decrypt(
+        &plaintext, &written, nil, ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self),
+        UInt64(ciphertext.count), associatedData, UInt64(associatedData.count),
+        nonce.baseAddress!.assumingMemoryBound(to: UInt8.self), key)
+    }
+    return result == 0 ? plaintext : nil
   }
 
   /// Opens a sealed box, or returns nil when the key, the nonce, the associated data or a single
@@ -78,19 +112,55 @@ enum Crypto {
 
   /// A BLAKE2b hash of `parts`, one after another; keyed when `key` is given.
   static func hash(_ parts: [UInt8]..., key: SecretBytes? = nil, count: Int = hashBytes) -> [UInt8] {
-    // The state is an opaque, 64-byte-aligned struct in C.
-    let state = UnsafeMutableRawPointer.allocate(byteCount: crypto_generichash_statebytes(), alignment: 64)
-    defer { state.deallocate() }
-    let opaque = OpaquePointer(state)
-    if let key {
-      key.withKey { _ = crypto_generichash_init(opaque, $0, key.count, count) }
-    } else {
-      _ = crypto_generichash_init(opaque, nil, 0, count)
+    hash(key: key, count: count) { hasher in
+      for part in parts { hasher.update(part) }
     }
-    for part in parts { _ = crypto_generichash_update(opaque, part, UInt64(part.count)) }
-    var out = [UInt8](repeating: 0, count: count)
-    _ = crypto_generichash_final(opaque, &out, count)
-    return out
+  }
+
+  /// A BLAKE2b hash of what `body` feeds the hasher. The state lives on the stack.
+  static func hash(key: SecretBytes? = nil, count: Int = hashBytes, _ body: (Hasher) -> Void) -> [UInt8] {
+    withUnsafeTemporaryAllocation(byteCount: crypto_generichash_statebytes(), alignment: 64) { buffer in
+      let state = OpaquePointer(buffer.baseAddress!)
+      if let key {
+        key.withKey { _ = crypto_generichash_init(state, $0, key.count, count) }
+      } else {
+        _ = crypto_generichash_init(state, nil, 0, count)
+      }
+      body(Hasher(state: state))
+      var out = [UInt8](repeating: 0, count: count)
+      _ = crypto_generichash_final(state, &out, count)
+      return out
+    }
+  }
+
+  /// Feeds bytes to a hash in progress.
+  struct Hasher {
+    let state: OpaquePointer
+
+    func update(_ bytes: UnsafeRawBufferPointer) {
+      _ = crypto_generichash_update(state, bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+    }
+
+    func update(_ bytes: [UInt8]) {
+      bytes.withUnsafeBytes { update($0) }
+    }
+
+    func update(_ text: StaticString) {
+      update(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    func update<T: FixedWidthInteger>(bigEndian value: T) {
+      withUnsafeBytes(of: value.bigEndian) { update($0) }
+    }
+
+    /// The UTF-8 length as four big-endian bytes, then the bytes.
+    func update(lengthPrefixed string: String) {
+      var string = string
+      string.withUTF8 { utf8 in
+        update(bigEndian: UInt32(utf8.count))
+        update(UnsafeRawBufferPointer(utf8))
+      }
+    }
   }
 
   // MARK: Keys

@@ -72,14 +72,26 @@ enum EntryCodec {
   /// and its payload.
   static func chainHash(
     previous: [UInt8], seq: Int64, atMilliseconds: Int64, client: String, cseq: Int64,
+    payload: UnsafeRawBufferPointer
+  ) -> [UInt8] {
+    Crypto.hash { hasher in
+      hasher.update(previous)
+      hasher.update("concord.chain.v1")
+      hasher.update(bigEndian: seq)
+      hasher.update(bigEndian: atMilliseconds)
+      hasher.update(lengthPrefixed: client)
+      hasher.update(bigEndian: cseq)
+      hasher.update(payload)
+    }
+  }
+
+  static func chainHash(
+    previous: [UInt8], seq: Int64, atMilliseconds: Int64, client: String, cseq: Int64,
     payload: [UInt8]
   ) -> [UInt8] {
-    var header = Array("concord.chain.v1".utf8)
-    append(seq, to: &header)
-    append(atMilliseconds, to: &header)
-    append(client, to: &header)
-    append(cseq, to: &header)
-    return Crypto.hash(previous, header, payload)
+    payload.withUnsafeBytes {
+      chainHash(previous: previous, seq: seq, atMilliseconds: atMilliseconds, client: client, cseq: cseq, payload: $0)
+    }
   }
 
   /// The hash the chain starts from: bound to the log's id.

@@ -1,0 +1,127 @@
+import ConcordLog
+import Foundation
+import GRDB
+
+/// Throughput of the action log against plain SQLite with the same durability, in one run.
+///
+///     scripts/bench.sh log            # or: swift run -c release concord-log-bench [--quick]
+@main
+struct LogBenchmarks {
+  static func main() throws {
+    let quick = CommandLine.arguments.contains("--quick")
+    let directory = FileManager.default.temporaryDirectory.appending(path: "concord-log-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    print("ConcordLog benchmarks (\(quick ? "quick" : "full") run; WAL, synchronous=FULL, ~250-byte actions)")
+    print("directory: \(directory.path)\n")
+
+    // Entries per configuration: enough commits that fsync dominates as it does in production.
+    let plan: [(batch: Int, entries: Int)] =
+      quick ? [(1, 50), (64, 640), (1024, 4096)] : [(1, 400), (64, 12_800), (1024, 102_400)]
+    var rows: [(String, Double, String, Double?, String)] = []
+    var lastLog: ActionLog?
+    for (index, step) in plan.enumerated() {
+      let baseline = try plainSQLite(in: directory.appending(path: "plain-\(index).sqlite"), batch: step.batch, entries: step.entries)
+      let (rate, log) = try actionLog(in: directory.appending(path: "log-\(index)"), batch: step.batch, entries: step.entries)
+      let goal = step.batch == 64 ? (rate / baseline >= 0.8 ? "≥ 0.80× met" : "≥ 0.80× MISSED") : "–"
+      rows.append(("plain SQLite insert, batch \(step.batch)", baseline, "(baseline)", nil, ""))
+      rows.append(("ActionLog.append, batch \(step.batch)", rate, "plain SQLite, batch \(step.batch)", rate / baseline, goal))
+      lastLog = log
+    }
+    guard let log = lastLog else { return }
+    let readRate = try measure(entries: log.lastSeq) {
+      var count: Int64 = 0
+      try log.forEachEntry { _ in count += 1 }
+      precondition(count == log.lastSeq)
+    }
+    rows.append(("read and decrypt", readRate, "", nil, ""))
+    let verifyRate = try measure(entries: log.lastSeq) {
+      let report = try log.verify()
+      precondition(report.isSound, "verify failed: \(String(describing: report.failure))")
+    }
+    rows.append(("verify", verifyRate, "", nil, verifyRate >= 300_000 ? "≥ 300 k/s met" : "≥ 300 k/s MISSED"))
+
+    print(pad("benchmark", 34), pad("entries/s", 12), pad("baseline", 26), pad("ratio", 8), "goal")
+    for (name, rate, baseline, ratio, goal) in rows {
+      print(pad(name, 34), pad(format(rate), 12), pad(baseline, 26), pad(ratio.map { String(format: "%.2f×", $0) } ?? "", 8), goal)
+    }
+  }
+
+  /// A record of about 250 bytes of sealed payload, as the daemon writes them.
+  static func record(_ n: Int) -> LogRecord {
+    LogRecord(
+      client: "window-\(n % 16)", cseq: Int64(n), at: Date(), user: "alice", scope: "board",
+      action: #"{"addCard":{"title":"Card \#(n) \#(String(repeating: "x", count: 160))","column":"doing"}}"#,
+      outcome: .applied, app: "Workspace", appVersion: 1)
+  }
+
+  static func actionLog(in directory: URL, batch: Int, entries: Int) throws -> (Double, ActionLog) {
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let log = try ActionLog.open(at: directory.appending(path: "log.sqlite"), key: .file(directory.appending(path: "key")))
+    let records = (1...entries).map(record)
+    let rate = try measure(entries: Int64(entries)) {
+      for start in stride(from: 0, to: entries, by: batch) {
+        try log.append(Array(records[start..<min(start + batch, entries)]))
+      }
+    }
+    return (rate, log)
+  }
+
+  /// The baseline: the same table shape, rows of the same sizes (random bytes in place of the
+  /// sealed payload and hash), one transaction per batch, the same pragmas, no cryptography.
+  static func plainSQLite(in url: URL, batch: Int, entries: Int) throws -> Double {
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+    let pool = try DatabasePool(path: url.path, configuration: configuration)
+    try pool.write { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE entries (seq INTEGER PRIMARY KEY NOT NULL, at_ms INTEGER NOT NULL,
+            client TEXT NOT NULL, cseq INTEGER NOT NULL, nonce BLOB NOT NULL,
+            ciphertext BLOB NOT NULL, hash BLOB NOT NULL);
+          CREATE UNIQUE INDEX entries_client_cseq ON entries (client, cseq);
+          """)
+    }
+    let sample = record(1)
+    let payloadSize = 64 + sample.action.utf8.count + sample.user.utf8.count + sample.scope.utf8.count
+    // Incompressible bytes, made once: the row contents do not matter to SQLite, only their sizes.
+    let rowBytes = payloadSize + 72
+    var generator = SystemRandomNumberGenerator()
+    var noise = [UInt8](repeating: 0, count: rowBytes * 64)
+    for index in noise.indices { noise[index] = UInt8(truncatingIfNeeded: generator.next() as UInt64) }
+    var rows: [(Int64, String, Data, Data, Data)] = []
+    for n in 1...entries {
+      let offset: Int = (n % 64) * rowBytes
+      let nonce = Data(noise[offset..<offset + 24])
+      let ciphertext = Data(noise[offset + 24..<offset + 40 + payloadSize])
+      let hash = Data(noise[offset + 40 + payloadSize..<offset + rowBytes])
+      rows.append((Int64(n), "window-\(n % 16)", nonce, ciphertext, hash))
+    }
+    return try measure(entries: Int64(entries)) {
+      for start in stride(from: 0, to: entries, by: batch) {
+        try pool.write { db in
+          let insert = try db.cachedStatement(
+            sql: "INSERT INTO entries (seq, at_ms, client, cseq, nonce, ciphertext, hash) VALUES (?, ?, ?, ?, ?, ?, ?)")
+          for (seq, client, nonce, ciphertext, hash) in rows[start..<min(start + batch, entries)] {
+            try insert.execute(arguments: [seq, seq, client, seq, nonce, ciphertext, hash])
+          }
+        }
+      }
+    }
+  }
+
+  static func measure(entries: Int64, _ body: () throws -> Void) throws -> Double {
+    let clock = ContinuousClock()
+    let elapsed = try clock.measure(body)
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return Double(entries) / seconds
+  }
+
+  static func format(_ rate: Double) -> String {
+    rate >= 1e6 ? String(format: "%.2f M", rate / 1e6) : rate >= 1e3 ? String(format: "%.1f k", rate / 1e3) : String(format: "%.0f", rate)
+  }
+
+  static func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+  }
+}
