@@ -17,6 +17,9 @@ extension ActionLog {
   ) throws {
     let first = max(1, from)
     let last = min(through ?? lastSeq, lastSeq)
+    guard first <= lastSeq + 1, last >= first - 1 else {
+      throw LogError.outOfRange(from: from, through: through, lastSeq: lastSeq)
+    }
     let summary = try database.read { db in
       try Row.fetchOne(
         db, sql: "SELECT count(*), min(at_ms), max(at_ms) FROM entries WHERE seq >= ? AND seq <= ?",

@@ -91,6 +91,9 @@ public enum AuditExport {
     var previous: [UInt8] = []
     var expectedSeq: Int64 = 0
     var declaredCount: Int64 = 0
+    var declaredTo: Int64 = 0
+    var declaredTimes: (first: String?, last: String?) = (nil, nil)
+    var times: (first: Int64?, last: Int64?) = (nil, nil)
     var sawFooter = false
     for line in lines where !line.isEmpty {
       number += 1
@@ -100,6 +103,10 @@ public enum AuditExport {
         let type = object["type"] as? String
       else { return fail("not a JSON object with a type") }
       let fields = Fields(object)
+      // Nothing unsigned may ride along: every key must be one the format defines.
+      if let allowed = knownKeys[type], let extra = object.keys.first(where: { !allowed.contains($0) }) {
+        return fail("unknown field \(extra) in a \(type) record")
+      }
       if number == 1 {
         guard type == "header", fields.string("format") == formatName,
           let id = fields.hex("log_id"), let from = fields.int("from"), let count = fields.int("count"),
@@ -111,9 +118,14 @@ public enum AuditExport {
         if publicKey != nil, headerKey != publicKey! {
           return fail("the header names another public key than the one supplied")
         }
+        if from == 1, prev != EntryCodec.genesis(logID: id) {
+          return fail("an export from seq 1 must start from the log's genesis hash")
+        }
         previous = prev
         expectedSeq = from
         declaredCount = count
+        declaredTo = fields.int("to") ?? -1
+        declaredTimes = (fields.string("first_time"), fields.string("last_time"))
         continue
       }
       switch type {
@@ -122,6 +134,12 @@ public enum AuditExport {
         guard seq == expectedSeq else { return fail("expected seq \(expectedSeq)", seq: seq) }
         guard fields.hex("prev_hash") == previous else {
           return fail("its prev_hash is not the hash before it", seq: seq)
+        }
+        if fields.string("outcome") == "applied", !(object["reason"] is NSNull) {
+          return fail("an applied entry carries a reason", seq: seq)
+        }
+        if let at = fields.string("time").flatMap(AuditText.milliseconds(fromTime:)) {
+          times = (min(times.first ?? at, at), max(times.last ?? at, at))
         }
         guard let hash = recomputeHash(fields, seq: seq, previous: previous) else {
           return fail("a field is missing or malformed", seq: seq)
@@ -143,6 +161,12 @@ public enum AuditExport {
         guard seq == expectedSeq - 1, head == previous else {
           return fail("the footer's chain head is not the last entry's hash", seq: seq)
         }
+        guard declaredTo == seq else {
+          return fail("the header's range ends at \(declaredTo), the export at \(seq)")
+        }
+        guard declaredTimes.first == times.first.map(AuditText.time(milliseconds:)),
+          declaredTimes.last == times.last.map(AuditText.time(milliseconds:))
+        else { return fail("the header's first and last times are not the entries' times") }
         let checkpoint = Checkpoint(seq: seq, head: head, signature: signature)
         guard checkpoint.isSigned(by: key, logID: logID) else {
           return fail("the footer's signature does not verify with the public key", seq: seq)
@@ -187,6 +211,12 @@ public enum AuditExport {
     return EntryCodec.chainHash(
       previous: previous, seq: seq, atMilliseconds: at, client: client, cseq: cseq, payload: payload)
   }
+
+  private static let knownKeys: [String: Set<String>] = [
+    "header": ["type", "format", "log_id", "from", "to", "count", "first_time", "last_time", "public_key", "prev_hash"],
+    "entry": ["type", "seq", "time", "user", "client", "cseq", "scope", "action", "outcome", "reason", "app", "app_version", "salt", "prev_hash", "hash"],
+    "footer": ["type", "seq", "chain_head", "signature"],
+  ]
 
   private struct Fields {
     let object: [String: Any]

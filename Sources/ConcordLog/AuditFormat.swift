@@ -53,7 +53,12 @@ enum AuditText {
     return out + "\""
   }
 
+  /// One CSV field. Text a spreadsheet would run as a formula (it starts with `=`, `+`, `-` or
+  /// `@`) gets a leading `'`, as OWASP advises: users write actions, scopes and reasons, and an
+  /// auditor opening the file must not run them. The JSONL export keeps the exact text.
   static func csvField(_ value: String) -> String {
+    var value = value
+    if let first = value.first, "=+-@".contains(first) { value = "'" + value }
     guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
     return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }

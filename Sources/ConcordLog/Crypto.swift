@@ -184,13 +184,16 @@ enum Crypto {
   static func deriveFromPassphrase(
     _ passphrase: [UInt8], salt: [UInt8], opsLimit: UInt64, memLimit: Int
   ) -> SecretBytes? {
+    // An empty array may have no storage; libsodium wants a pointer even for zero bytes.
+    let input = passphrase.isEmpty ? [0] : passphrase
+    let length = UInt64(passphrase.count)
     var failed = false
     let key = SecretBytes(count: keyBytes) { out in
-      let result = passphrase.withUnsafeBufferPointer { pass in
+      let result = input.withUnsafeBufferPointer { pass in
         pass.withMemoryRebound(to: CChar.self) { pass in
           crypto_pwhash(
             out.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(keyBytes),
-            pass.baseAddress!, UInt64(pass.count), salt, opsLimit, memLimit,
+            pass.baseAddress!, length, salt, opsLimit, memLimit,
             crypto_pwhash_ALG_ARGON2ID13)
         }
       }

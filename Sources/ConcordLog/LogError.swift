@@ -18,6 +18,8 @@ public enum LogError: Error, Equatable, CustomStringConvertible {
   case readFailed(path: String, reason: String)
   /// An entry could not be opened or decoded while reading.
   case corruptEntry(seq: Int64, reason: String)
+  /// A range of entries that the log does not have.
+  case outOfRange(from: Int64, through: Int64?, lastSeq: Int64)
   /// An operating-system call failed.
   case io(path: String, reason: String)
 
@@ -34,6 +36,8 @@ public enum LogError: Error, Equatable, CustomStringConvertible {
     case let .writeFailed(path, reason): return "could not write to log \(path), nothing was kept: \(reason)"
     case let .readFailed(path, reason): return "could not read log \(path): \(reason)"
     case let .corruptEntry(seq, reason): return "entry \(seq) cannot be read: \(reason)"
+    case let .outOfRange(from, through, lastSeq):
+      return "no entries \(from)…\(through.map(String.init) ?? "end"): the log ends at \(lastSeq)"
     case let .io(path, reason): return "\(path): \(reason)"
     }
   }

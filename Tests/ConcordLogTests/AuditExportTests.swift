@@ -48,6 +48,18 @@ import Testing
     cut.removeLast(3)
     #expect(AuditExport.verify(lines: cut).failure?.reason.contains("footer is missing") == true)
 
+    // Unsigned additions are refused: a reason slipped into an applied entry, a new field, a
+    // header that claims another range.
+    var annotated = try exported(log)
+    annotated[3] = annotated[3].replacingOccurrences(of: #""reason":null"#, with: #""reason":"approved by the CFO""#)
+    #expect(AuditExport.verify(lines: annotated).failure?.line == 4)
+    var extra = try exported(log)
+    extra[2] = extra[2].replacingOccurrences(of: #"{"type":"entry","#, with: #"{"type":"entry","note":"x","#)
+    #expect(AuditExport.verify(lines: extra).failure?.reason.contains("unknown field note") == true)
+    var relabelled = try exported(log)
+    relabelled[0] = relabelled[0].replacingOccurrences(of: #""to":20"#, with: #""to":25"#)
+    #expect(AuditExport.verify(lines: relabelled).isSound == false)
+
     // Another log's key does not verify this log's export.
     let stranger = try LogFixture().open()
     let forged = AuditExport.verify(lines: try exported(log), publicKey: stranger.publicKey)
@@ -64,6 +76,22 @@ import Testing
     #expect(lines[1].hasPrefix("seq,time,user,client,cseq,scope,action,outcome"))
     #expect(lines[2].hasPrefix("1,2027-01-15T08:00:00.100Z,alice,window-1,1,board,\"{\"\"addCard\"\""))
     #expect(lines[4].hasPrefix("# {\"type\":\"footer\""))
+
+    // A spreadsheet never runs what a user typed.
+    var formula = record(3)
+    formula.scope = "=HYPERLINK(\"http://evil\")"
+    try log.append([formula])
+    let row = try exported(log, format: .csv, from: 3)[2]
+    #expect(row.contains("\"'=HYPERLINK"))
+  }
+
+  @Test func aRangeBeyondTheEndIsRefusedNotCalledCorrupt() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    try log.append([record(1)])
+    #expect(throws: LogError.outOfRange(from: 5, through: nil, lastSeq: 1)) {
+      try exported(log, from: 5)
+    }
   }
 
   @Test func anExportFileVerifiesFromDisk() throws {
