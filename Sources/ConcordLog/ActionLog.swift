@@ -94,8 +94,18 @@ public final class ActionLog: Sendable {
     } catch let error as LogError {
       throw error
     } catch {
-      throw LogError.notALog(path: path, reason: describe(error))
+      throw openFailure(path: path, error)
     }
+  }
+
+  /// Why a database could not be opened: not a log at all, or a log that cannot be written.
+  private static func openFailure(path: String, _ error: any Error) -> LogError {
+    if let error = error as? DatabaseError,
+      [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR, .SQLITE_FULL].contains(error.resultCode)
+    {
+      return .writeFailed(path: path, reason: describe(error))
+    }
+    return .notALog(path: path, reason: describe(error))
   }
 
   private init(path url: URL, database: DatabasePool, keys: LogKeys, meta: Meta, options: Options) throws {
@@ -139,7 +149,7 @@ public final class ActionLog: Sendable {
       chmod(path, 0o600)
       return pool
     } catch {
-      throw .notALog(path: path, reason: describe(error))
+      throw openFailure(path: path, error)
     }
   }
 
@@ -232,7 +242,8 @@ public final class ActionLog: Sendable {
     guard let error = error as? DatabaseError else { return "\(error)" }
     switch error.resultCode {
     case .SQLITE_FULL: return "the disk is full (or the log reached its size limit)"
-    case .SQLITE_READONLY: return "the database is read-only"
+    case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
+      return "the database cannot be opened for writing (\(error.message ?? "permission denied"))"
     case .SQLITE_NOTADB: return "the file is not a database"
     case .SQLITE_CORRUPT: return "the database file is corrupt"
     case .SQLITE_IOERR: return "an I/O error occurred (\(error.message ?? "no detail"))"

@@ -88,4 +88,25 @@ import Testing
     #expect(roomy.lastSeq == Int64(n + 1))
     #expect(try roomy.verify().isSound)
   }
+
+  @Test func aLogThatCannotBeWrittenSaysSoAndKeepsItsEntries() throws {
+    let fixture = LogFixture()
+    do {
+      let log = try fixture.open()
+      try log.append((1...5).map { record($0) })
+    }
+    // The database file is made read-only: immutable for root, who ignores modes.
+    let undo = try fixture.makeReadOnly(fixture.databaseURL)
+    defer { undo() }
+    #expect {
+      try fixture.open().append([record(6)])
+    } throws: { error in
+      guard case let LogError.writeFailed(path, reason) = error else { return false }
+      return path == fixture.databaseURL.path && reason.contains("cannot be opened for writing")
+    }
+    undo()
+    let reopened = try fixture.open()
+    #expect(reopened.lastSeq == 5)
+    #expect(try reopened.verify().isSound)
+  }
 }

@@ -28,6 +28,25 @@ final class LogFixture {
     try queue.close()
   }
 
+  /// Makes `url` unwritable — by mode, or for root (whom modes do not stop) with the immutable
+  /// attribute — and returns what undoes it.
+  func makeReadOnly(_ url: URL) throws -> () -> Void {
+    guard geteuid() == 0 else {
+      chmod(url.path, 0o400)
+      return { chmod(url.path, 0o600) }
+    }
+    func chattr(_ flag: String) throws -> Int32 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+      process.arguments = [flag, url.path]
+      try process.run()
+      process.waitUntilExit()
+      return process.terminationStatus
+    }
+    guard try chattr("+i") == 0 else { throw CocoaError(.fileWriteNoPermission) }
+    return { _ = try? chattr("-i") }
+  }
+
   func rawValue(_ sql: String) throws -> Data? {
     let queue = try DatabaseQueue(path: databaseURL.path)
     defer { try? queue.close() }
