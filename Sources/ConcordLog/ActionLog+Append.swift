@@ -20,12 +20,10 @@ extension ActionLog {
   public func append(_ records: [LogRecord]) throws(LogError) -> [Appended] {
     guard !records.isEmpty else { return [] }
     let start = tail.withLock { $0 }
-    let logID = self.logID
-    let keyID = keys.keyID
     let entriesKey = keys.entries
     var results: [Appended] = []
     var end = start
-    do {
+    try writing {
       try database.write { db in
         results.removeAll(keepingCapacity: true)
         end = start
@@ -50,7 +48,7 @@ extension ActionLog {
             previous: end.head, seq: seq, atMilliseconds: at, client: record.client,
             cseq: record.cseq, payload: payload)
           let associatedData = EntryCodec.associatedData(
-            logID: logID, seq: seq, keyID: keyID, previousHash: end.head)
+            prefix: entryAssociatedDataPrefix, seq: seq, previousHash: end.head)
           let ciphertext = payload.withUnsafeBytes { payload in
             nonce.withUnsafeBytes { nonce in
               Crypto.seal(payload, nonce: nonce, associatedData: associatedData, key: entriesKey)
@@ -72,12 +70,11 @@ extension ActionLog {
           end.head = hash
         }
       }
-    } catch let error as LogError {
-      throw error
-    } catch {
-      throw LogError.writeFailed(path: path, reason: Self.describe(error))
     }
-    tail.withLock { $0 = Tail(seq: end.seq, head: end.head, checkpointedSeq: $0.checkpointedSeq) }
+    tail.withLock {
+      $0.seq = end.seq
+      $0.head = end.head
+    }
     if end.seq - end.checkpointedSeq >= options.checkpointInterval {
       try checkpoint()
     }
@@ -86,13 +83,7 @@ extension ActionLog {
 
   /// The entry a client sent as `cseq`, when the log holds it.
   public func entry(client: String, cseq: Int64) throws(LogError) -> LogEntry? {
-    do {
-      return try database.read { db in try entry(db, client: client, cseq: cseq) }
-    } catch let error as LogError {
-      throw error
-    } catch {
-      throw LogError.readFailed(path: path, reason: Self.describe(error))
-    }
+    try reading { try database.read { db in try entry(db, client: client, cseq: cseq) } }
   }
 
   func entry(_ db: Database, client: String, cseq: Int64) throws -> LogEntry? {

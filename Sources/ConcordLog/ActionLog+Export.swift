@@ -20,23 +20,17 @@ extension ActionLog {
     guard first <= lastSeq + 1, last >= first - 1 else {
       throw LogError.outOfRange(from: from, through: through, lastSeq: lastSeq)
     }
-    let summary = try database.read { db in
-      try Row.fetchOne(
-        db, sql: "SELECT count(*), min(at_ms), max(at_ms) FROM entries WHERE seq >= ? AND seq <= ?",
-        arguments: [first, last])
+    let (summary, previous) = try reading {
+      try database.read { db in
+        let summary = try Row.fetchOne(
+          db, sql: "SELECT count(*), min(at_ms), max(at_ms) FROM entries WHERE seq >= ? AND seq <= ?",
+          arguments: [first, last])
+        return (summary, try hash(before: first, db))
+      }
     }
     let count: Int64 = summary?[0] ?? 0
     let firstTime: Int64? = summary?[1]
     let lastTime: Int64? = summary?[2]
-    var previous = EntryCodec.genesis(logID: logID)
-    if first > 1 {
-      guard
-        let data = try database.read({ db in
-          try Data.fetchOne(db, sql: "SELECT hash FROM entries WHERE seq = ?", arguments: [first - 1])
-        })
-      else { throw LogError.corruptEntry(seq: first - 1, reason: "it is missing") }
-      previous = [UInt8](data)
-    }
     let header = AuditText.json([
       "type": .string("header"),
       "format": .string(AuditExport.formatName),
@@ -64,14 +58,12 @@ extension ActionLog {
         headSeq = entry.seq
       }
     }
-    let signature = try withSigningKey { key in
-      Crypto.sign(EntryCodec.checkpointMessage(logID: logID, seq: headSeq, head: head), secretKey: key)
-    }
+    let signed = try signedCheckpoint(seq: headSeq, head: head)
     let footer = AuditText.json([
       "type": .string("footer"),
-      "seq": .int(headSeq),
-      "chain_head": .string(head.hex),
-      "signature": .string(signature.hex),
+      "seq": .int(signed.seq),
+      "chain_head": .string(signed.head.hex),
+      "signature": .string(signed.signature.hex),
     ])
     try write(format == .csv ? "# " + footer : footer)
   }

@@ -15,28 +15,50 @@ extension ActionLog {
   public func forEachEntry(
     from: Int64 = 1, through: Int64? = nil, _ body: (LogEntry) throws -> Void
   ) throws {
-    do {
+    try reading {
       try database.read { db in try readEntries(db, from: from, through: through, body) }
-    } catch let error as LogError {
-      throw error
-    } catch let error as DatabaseError {
-      throw LogError.readFailed(path: path, reason: Self.describe(error))
     }
   }
 
   func readEntries(
     _ db: Database, from: Int64, through: Int64?, _ body: (LogEntry) throws -> Void
   ) throws {
-    let first = max(from, 1)
-    var previous: [UInt8]
-    if first == 1 {
-      previous = EntryCodec.genesis(logID: logID)
-    } else {
-      guard
-        let data = try Data.fetchOne(db, sql: "SELECT hash FROM entries WHERE seq = ?", arguments: [first - 1])
-      else { throw LogError.corruptEntry(seq: first - 1, reason: "it is missing") }
-      previous = [UInt8](data)
+    do {
+      try forEachCheckedEntry(db, from: from, through: through) { checked in
+        guard let payload = EntryCodec.decode(checked.plaintext) else {
+          throw LogError.corruptEntry(seq: checked.seq, reason: "its payload is malformed")
+        }
+        let record = LogRecord(
+          client: checked.client, cseq: checked.cseq, at: Date(milliseconds: checked.at),
+          user: payload.user, scope: payload.scope, action: payload.action, outcome: payload.outcome,
+          app: payload.app, appVersion: payload.appVersion)
+        try body(
+          LogEntry(
+            seq: checked.seq, record: record, previousHash: checked.previousHash, hash: checked.hash,
+            salt: payload.salt))
+      }
+    } catch let failure as EntryFailure {
+      throw LogError.corruptEntry(seq: failure.seq, reason: failure.fault.reason)
     }
+  }
+
+  /// The chain hash just before entry `seq`: the genesis hash for the first entry.
+  func hash(before seq: Int64, _ db: Database) throws -> [UInt8] {
+    guard seq > 1 else { return EntryCodec.genesis(logID: logID) }
+    guard
+      let data = try Data.fetchOne(db, sql: "SELECT hash FROM entries WHERE seq = ?", arguments: [seq - 1])
+    else { throw LogError.corruptEntry(seq: seq - 1, reason: "it is missing") }
+    return [UInt8](data)
+  }
+
+  /// Walks the rows from `from` through `through`, checking each one's place, seal and link in the
+  /// chain without decoding its payload; throws ``EntryFailure`` at the first that fails. Reading
+  /// and verifying both go through here.
+  func forEachCheckedEntry(
+    _ db: Database, from: Int64, through: Int64?, _ body: (CheckedEntry) throws -> Void
+  ) throws {
+    let first = max(from, 1)
+    var previous = try hash(before: first, db)
     let rows = try Row.fetchCursor(
       db,
       sql: """
@@ -46,64 +68,72 @@ extension ActionLog {
       arguments: [first, through ?? Int64.max])
     var expected = first
     while let row = try rows.next() {
-      let entry = try openEntry(row, expectedSeq: expected, previous: previous)
-      try body(entry)
-      previous = entry.hash
+      let checked = try checkEntry(row, expectedSeq: expected, previous: previous)
+      try body(checked)
+      previous = checked.hash
       expected += 1
     }
   }
 
-  /// Opens one row: checks its place, its seal and its link in the chain.
-  func openEntry(_ row: Row, expectedSeq: Int64, previous: [UInt8]) throws(LogError) -> LogEntry {
-    let (seq, at, client, cseq, hash, plaintext) = try checkEntry(row, expectedSeq: expectedSeq, previous: previous)
-    guard let payload = EntryCodec.decode(plaintext) else {
-      throw .corruptEntry(seq: seq, reason: "its payload is malformed")
-    }
-    let record = LogRecord(
-      client: client, cseq: cseq, at: Date(milliseconds: at), user: payload.user,
-      scope: payload.scope, action: payload.action, outcome: payload.outcome, app: payload.app,
-      appVersion: payload.appVersion)
-    return LogEntry(seq: seq, record: record, previousHash: previous, hash: hash, salt: payload.salt)
-  }
-
-  /// Checks one row's place, seal and chain link without decoding its payload; returns the
-  /// clear fields, the stored hash and the plaintext. The row's blobs are read in place.
-  func checkEntry(
-    _ row: Row, expectedSeq: Int64, previous: [UInt8]
-  ) throws(LogError) -> (seq: Int64, at: Int64, client: String, cseq: Int64, hash: [UInt8], plaintext: [UInt8]) {
+  /// Checks one row; its blobs are read in place.
+  private func checkEntry(_ row: Row, expectedSeq: Int64, previous: [UInt8]) throws(EntryFailure) -> CheckedEntry {
     let seq: Int64 = row[0]
-    guard seq == expectedSeq else {
-      throw .corruptEntry(seq: expectedSeq, reason: "it is missing (the next entry is \(seq))")
-    }
+    guard seq == expectedSeq else { throw EntryFailure(seq: expectedSeq, fault: .missing(next: seq)) }
     let at: Int64 = row[1]
     let client: String = row[2]
     let cseq: Int64 = row[3]
     let associatedData = EntryCodec.associatedData(
-      logID: logID, seq: seq, keyID: keys.keyID, previousHash: previous)
-    let opened: [UInt8]?
-    do {
-      opened = try row.withUnsafeData(atIndex: 4) { nonce in
-        try row.withUnsafeData(atIndex: 5) { ciphertext in
-          guard let nonce, let ciphertext else { return nil }
-          return nonce.withUnsafeBytes { nonce in
-            ciphertext.withUnsafeBytes { ciphertext in
-              Crypto.open(ciphertext, nonce: nonce, associatedData: associatedData, key: keys.entries)
-            }
+      prefix: entryAssociatedDataPrefix, seq: seq, previousHash: previous)
+    let opened = try? row.withUnsafeData(atIndex: 4) { nonce in
+      try row.withUnsafeData(atIndex: 5) { ciphertext -> [UInt8]? in
+        guard let nonce, let ciphertext else { return nil }
+        return nonce.withUnsafeBytes { nonce in
+          ciphertext.withUnsafeBytes { ciphertext in
+            Crypto.open(ciphertext, nonce: nonce, associatedData: associatedData, key: keys.entries)
           }
         }
       }
-    } catch {
-      throw .corruptEntry(seq: seq, reason: "its row cannot be read")
     }
-    guard let plaintext = opened else {
-      throw .corruptEntry(seq: seq, reason: "its seal does not open (altered, moved or spliced)")
-    }
+    guard let plaintext = opened ?? nil else { throw EntryFailure(seq: seq, fault: .badSeal) }
     let hash = [UInt8](row[6] as Data)
     let expectedHash = EntryCodec.chainHash(
       previous: previous, seq: seq, atMilliseconds: at, client: client, cseq: cseq, payload: plaintext)
-    guard Crypto.equal(expectedHash, hash) else {
-      throw .corruptEntry(seq: seq, reason: "its chain hash does not match")
-    }
-    return (seq, at, client, cseq, hash, plaintext)
+    guard Crypto.equal(expectedHash, hash) else { throw EntryFailure(seq: seq, fault: .brokenChain) }
+    return CheckedEntry(
+      seq: seq, at: at, client: client, cseq: cseq, previousHash: previous, hash: hash, plaintext: plaintext)
   }
+}
+
+/// A stored entry whose place, seal and chain link were checked; its payload is still encoded.
+struct CheckedEntry {
+  let seq: Int64
+  let at: Int64
+  let client: String
+  let cseq: Int64
+  let previousHash: [UInt8]
+  let hash: [UInt8]
+  let plaintext: [UInt8]
+}
+
+/// The first stored entry that cannot be trusted, and why.
+struct EntryFailure: Error {
+  enum Fault {
+    /// The entry is not there; the next one is `next`.
+    case missing(next: Int64)
+    /// The seal does not open: altered, moved or spliced.
+    case badSeal
+    /// The seal opens but the chain hash does not follow.
+    case brokenChain
+
+    var reason: String {
+      switch self {
+      case let .missing(next): return "it is missing (the next entry is \(next))"
+      case .badSeal: return "its seal does not open (altered, moved or spliced)"
+      case .brokenChain: return "its chain hash does not match"
+      }
+    }
+  }
+
+  let seq: Int64
+  let fault: Fault
 }

@@ -25,14 +25,12 @@ extension ActionLog {
     }
     let sealed = Crypto.seal(plaintext, associatedData: snapshotAssociatedData(seq), key: keys.snapshots)
     let hash = Crypto.hash(plaintext, key: keys.snapshots)
-    do {
+    try writing {
       try database.write { db in
         try db.execute(
           sql: "INSERT OR REPLACE INTO snapshots (seq, at_ms, nonce, ciphertext, state_hash) VALUES (?, ?, ?, ?, ?)",
           arguments: [seq, Date().milliseconds, Data(sealed.nonce), Data(sealed.ciphertext), Data(hash)])
       }
-    } catch {
-      throw .writeFailed(path: path, reason: Self.describe(error))
     }
   }
 
@@ -41,42 +39,52 @@ extension ActionLog {
   public func newestSnapshot<State: Decodable & Sendable>(
     of type: State.Type = State.self
   ) throws(LogError) -> LoadedSnapshot<State>? {
-    let rows: [Row]
-    do {
-      rows = try database.read { db in
-        try Row.fetchAll(db, sql: "SELECT seq, nonce, ciphertext, state_hash FROM snapshots ORDER BY seq DESC")
-      }
-    } catch {
-      throw .readFailed(path: path, reason: Self.describe(error))
-    }
     let last = lastSeq
-    var skipped: [(Int64, String)] = []
-    for row in rows {
-      let seq: Int64 = row[0]
-      guard seq <= last else {
-        skipped.append((seq, "it is beyond the end of the log (\(last))"))
-        continue
-      }
-      guard
-        let plaintext = Crypto.open(
-          [UInt8](row[2] as Data), nonce: [UInt8](row[1] as Data),
-          associatedData: snapshotAssociatedData(seq), key: keys.snapshots)
-      else {
-        skipped.append((seq, "its seal does not open"))
-        continue
-      }
-      guard Crypto.equal(Crypto.hash(plaintext, key: keys.snapshots), [UInt8](row[3] as Data)) else {
-        skipped.append((seq, "its state hash does not match"))
-        continue
-      }
-      do {
-        let state = try JSONDecoder().decode(State.self, from: Data(plaintext))
-        return LoadedSnapshot(seq: seq, state: state, skipped: skipped)
-      } catch {
-        skipped.append((seq, "it does not decode as \(State.self): \(error)"))
+    // Newest first, one row at a time: older snapshots are read only when newer ones fail.
+    return try reading {
+      try database.read { db in
+        var skipped: [(seq: Int64, reason: String)] = []
+        let rows = try Row.fetchCursor(
+          db, sql: "SELECT seq, nonce, ciphertext, state_hash FROM snapshots ORDER BY seq DESC")
+        while let row = try rows.next() {
+          let seq: Int64 = row[0]
+          switch openSnapshot(row, seq: seq, lastSeq: last, as: State.self) {
+          case let .success(state): return LoadedSnapshot(seq: seq, state: state, skipped: skipped)
+          case let .failure(reason): skipped.append((seq, reason.text))
+          }
+        }
+        return nil
       }
     }
-    return nil
+  }
+
+  /// Why a snapshot was passed over.
+  private struct SnapshotRejection: Error {
+    let text: String
+  }
+
+  private func openSnapshot<State: Decodable>(
+    _ row: Row, seq: Int64, lastSeq: Int64, as type: State.Type
+  ) -> Result<State, SnapshotRejection> {
+    guard seq <= lastSeq else {
+      return .failure(.init(text: "it is beyond the end of the log (\(lastSeq))"))
+    }
+    let nonce: Data = row[1]
+    let ciphertext: Data = row[2]
+    let plaintext = ciphertext.withUnsafeBytes { ciphertext in
+      nonce.withUnsafeBytes { nonce in
+        Crypto.open(ciphertext, nonce: nonce, associatedData: snapshotAssociatedData(seq), key: keys.snapshots)
+      }
+    }
+    guard let plaintext else { return .failure(.init(text: "its seal does not open")) }
+    guard Crypto.equal(Crypto.hash(plaintext, key: keys.snapshots), [UInt8](row[3] as Data)) else {
+      return .failure(.init(text: "its state hash does not match"))
+    }
+    do {
+      return .success(try JSONDecoder().decode(State.self, from: Data(plaintext)))
+    } catch {
+      return .failure(.init(text: "it does not decode as \(State.self): \(error)"))
+    }
   }
 
   private func snapshotAssociatedData(_ seq: Int64) -> [UInt8] {

@@ -28,7 +28,7 @@ public struct VerificationReport: Sendable, Equatable {
   }
 
   /// The first break: the seq where it is, and what it is.
-  public struct Failure: Sendable, Equatable, CustomStringConvertible {
+  public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
     public let seq: Int64
     public let problem: Problem
     public var description: String { "seq \(seq): \(problem)" }
@@ -87,40 +87,29 @@ extension ActionLog {
 
     var verified: Int64 = 0
     var lastSeq: Int64 = 0
-    do {
+    try reading {
       try database.read { db in
         let total = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM entries") ?? 0
-        var previous = EntryCodec.genesis(logID: logID)
-        let rows = try Row.fetchCursor(
-          db, sql: "SELECT seq, at_ms, client, cseq, nonce, ciphertext, hash FROM entries ORDER BY seq")
-        while let row = try rows.next() {
-          let seq: Int64 = row[0]
-          if seq != lastSeq + 1 {
-            note(.init(seq: lastSeq + 1, problem: .gap(next: seq)))
-            return
+        do {
+          try forEachCheckedEntry(db, from: 1, through: nil) { checked in
+            if let head = heads[checked.seq], !Crypto.equal(head, checked.hash) {
+              throw VerificationReport.Failure(seq: checked.seq, problem: .badCheckpoint(reason: "it signs a different head"))
+            }
+            lastSeq = checked.seq
+            verified += 1
+            if verified % 65536 == 0 { progress?(verified, total) }
           }
-          let hash: [UInt8]
-          do {
-            hash = try checkEntry(row, expectedSeq: seq, previous: previous).hash
-          } catch let LogError.corruptEntry(seq, reason) {
-            note(.init(seq: seq, problem: reason.contains("chain") ? .brokenChain : .badSeal))
-            return
+          progress?(verified, total)
+        } catch let failure as EntryFailure {
+          switch failure.fault {
+          case let .missing(next): note(.init(seq: failure.seq, problem: .gap(next: next)))
+          case .badSeal: note(.init(seq: failure.seq, problem: .badSeal))
+          case .brokenChain: note(.init(seq: failure.seq, problem: .brokenChain))
           }
-          if let head = heads[seq], !Crypto.equal(head, hash) {
-            note(.init(seq: seq, problem: .badCheckpoint(reason: "it signs a different head")))
-            return
-          }
-          previous = hash
-          lastSeq = seq
-          verified += 1
-          if verified % 65536 == 0 { progress?(verified, total) }
+        } catch let failure as VerificationReport.Failure {
+          note(failure)
         }
-        progress?(verified, total)
       }
-    } catch let error as LogError {
-      throw error
-    } catch {
-      throw LogError.readFailed(path: path, reason: Self.describe(error))
     }
     if firstFailure == nil, let beyond = checkpoints.map(\.seq).filter({ $0 > lastSeq }).min() {
       note(.init(seq: lastSeq + 1, problem: .truncatedTail(lastSeq: lastSeq)))

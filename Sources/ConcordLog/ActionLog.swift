@@ -49,6 +49,8 @@ public final class ActionLog: Sendable {
   let database: DatabasePool
   let keys: LogKeys
   let options: Options
+  /// The part of every entry's associated data that is the same for the whole log.
+  let entryAssociatedDataPrefix: [UInt8]
   private let sealedSigningKey: (nonce: [UInt8], ciphertext: [UInt8])
   let tail: Mutex<Tail>
 
@@ -73,8 +75,12 @@ public final class ActionLog: Sendable {
   /// The key is checked before anything else is read or written: a wrong key or passphrase
   /// throws ``LogError/wrongKey(path:)``.
   public static func open(at url: URL, key source: KeySource, options: Options = Options()) throws(LogError) -> ActionLog {
-    try? Sodium.initialize()
     let path = url.path
+    do {
+      try Sodium.initialize()
+    } catch {
+      throw .io(path: path, reason: error.description)
+    }
     let database = try openDatabase(at: path, options: options)
     do {
       let existing = try database.read { db in try Meta.load(db) }
@@ -114,6 +120,7 @@ public final class ActionLog: Sendable {
     self.keys = keys
     self.options = options
     self.logID = meta.logID
+    self.entryAssociatedDataPrefix = EntryCodec.associatedDataPrefix(logID: meta.logID, keyID: keys.keyID)
     self.publicKey = meta.signingPublic
     self.sealedSigningKey = (meta.signingSecretNonce, meta.signingSecret)
     self.checkpointFile = URL(fileURLWithPath: url.path + ".checkpoint")
@@ -227,14 +234,40 @@ public final class ActionLog: Sendable {
     return keys
   }
 
-  /// The checkpoint signing key, opened for one use and dropped (zeroed) after.
-  func withSigningKey<R>(_ body: (SecretBytes) throws -> R) throws -> R {
+  /// A checkpoint of `(seq, head)`, signed with the log's key. The secret key is opened for this
+  /// one signature and dropped (zeroed) after.
+  func signedCheckpoint(seq: Int64, head: [UInt8]) throws(LogError) -> Checkpoint {
     guard
       let secret = Crypto.openSecret(
         sealedSigningKey.ciphertext, nonce: sealedSigningKey.nonce,
         associatedData: Meta.signingAssociatedData(logID), key: keys.signing)
-    else { throw LogError.notALog(path: path, reason: "the signing key cannot be opened") }
-    return try body(secret)
+    else { throw .notALog(path: path, reason: "the signing key cannot be opened") }
+    let message = EntryCodec.checkpointMessage(logID: logID, seq: seq, head: head)
+    return Checkpoint(seq: seq, head: head, signature: Crypto.sign(message, secretKey: secret))
+  }
+
+  /// Runs a read of the database; a database error becomes ``LogError/readFailed(path:reason:)``.
+  func reading<T>(_ body: () throws -> T) throws(LogError) -> T {
+    try translatingErrors(into: LogError.readFailed, body)
+  }
+
+  /// Runs a write to the database; a database error becomes
+  /// ``LogError/writeFailed(path:reason:)``.
+  func writing<T>(_ body: () throws -> T) throws(LogError) -> T {
+    try translatingErrors(into: LogError.writeFailed, body)
+  }
+
+  /// A ``LogError`` passes through; any other error becomes `failure(path, reason)`.
+  private func translatingErrors<T>(
+    into failure: (String, String) -> LogError, _ body: () throws -> T
+  ) throws(LogError) -> T {
+    do {
+      return try body()
+    } catch let error as LogError {
+      throw error
+    } catch {
+      throw failure(path, Self.describe(error))
+    }
   }
 
   /// A one-line reason for a database error.

@@ -187,6 +187,19 @@ public enum AuditExport {
     return verify(lines: LineReader(handle: handle), publicKey: publicKey)
   }
 
+  /// The public key in a log's `.pub` file (``ActionLog/publicKeyFile``): what an auditor is
+  /// given, out of band, to verify exports with.
+  public static func publicKey(fromFileAt url: URL) throws(LogError) -> [UInt8] {
+    guard let bytes = try DurableFile.read(url.path) else {
+      throw .io(path: url.path, reason: "the public key file is missing")
+    }
+    let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let key = [UInt8](hex: text), key.count == Crypto.publicKeyBytes else {
+      throw .io(path: url.path, reason: "not a Concord public key (\(Crypto.publicKeyBytes * 2) hex digits)")
+    }
+    return key
+  }
+
   /// The chain hash of an exported entry, rebuilt from its fields.
   private static func recomputeHash(_ fields: Fields, seq: Int64, previous: [UInt8]) -> [UInt8]? {
     guard let time = fields.string("time"), let at = AuditText.milliseconds(fromTime: time),

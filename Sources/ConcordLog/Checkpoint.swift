@@ -44,23 +44,13 @@ extension ActionLog {
   public func checkpoint() throws(LogError) {
     let current = tail.withLock { $0 }
     guard current.seq > 0, current.seq > current.checkpointedSeq else { return }
-    let checkpoint: Checkpoint
-    do {
-      checkpoint = try withSigningKey { key in
-        Checkpoint(
-          seq: current.seq, head: current.head,
-          signature: Crypto.sign(
-            EntryCodec.checkpointMessage(logID: logID, seq: current.seq, head: current.head), secretKey: key))
-      }
+    let checkpoint = try signedCheckpoint(seq: current.seq, head: current.head)
+    try writing {
       try database.write { db in
         try db.execute(
           sql: "INSERT OR REPLACE INTO checkpoints (seq, head, signature) VALUES (?, ?, ?)",
           arguments: [checkpoint.seq, Data(checkpoint.head), Data(checkpoint.signature)])
       }
-    } catch let error as LogError {
-      throw error
-    } catch {
-      throw LogError.writeFailed(path: path, reason: Self.describe(error))
     }
     try DurableFile.write(Array(checkpoint.fileLine(logID: logID).utf8), to: checkpointFile.path)
     tail.withLock { $0.checkpointedSeq = max($0.checkpointedSeq, checkpoint.seq) }
@@ -73,14 +63,12 @@ extension ActionLog {
 
   /// The checkpoints in the database, oldest first.
   public func checkpoints() throws(LogError) -> [Checkpoint] {
-    do {
-      return try database.read { db in
+    try reading {
+      try database.read { db in
         try Row.fetchAll(db, sql: "SELECT seq, head, signature FROM checkpoints ORDER BY seq").map {
           Checkpoint(seq: $0[0], head: [UInt8]($0[1] as Data), signature: [UInt8]($0[2] as Data))
         }
       }
-    } catch {
-      throw LogError.readFailed(path: path, reason: Self.describe(error))
     }
   }
 }

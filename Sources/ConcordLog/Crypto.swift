@@ -57,37 +57,39 @@ enum Crypto {
     plaintext.withUnsafeBytes { seal($0, associatedData: associatedData, key: key) }
   }
 
-  /// Opens a sealed box given as raw bytes (a database row's, without copying them).
+  /// Opens a sealed box into `out` (`ciphertext.count - tagBytes` bytes). False when the key,
+  /// the nonce, the associated data or a single byte of the ciphertext is not what it was when
+  /// sealed.
+  private static func decrypt(
+    _ ciphertext: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer, associatedData: [UInt8],
+    key: SecretBytes, into out: UnsafeMutableRawPointer
+  ) -> Bool {
+    var written: UInt64 = 0
+    return key.withKey { key in
+      crypto_aead_xchacha20poly1305_ietf_decrypt(
+        out.assumingMemoryBound(to: UInt8.self), &written, nil,
+        ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(ciphertext.count),
+        associatedData, UInt64(associatedData.count),
+        nonce.baseAddress!.assumingMemoryBound(to: UInt8.self), key)
+    } == 0
+  }
+
+  /// Opens a sealed box given as raw bytes (a database row's, read in place); nil when it does
+  /// not open.
   static func open(
     _ ciphertext: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer, associatedData: [UInt8],
     key: SecretBytes
   ) -> [UInt8]? {
     guard ciphertext.count >= tagBytes, nonce.count == nonceBytes else { return nil }
-    var plaintext = [UInt8](repeating: 0, count: ciphertext.count - tagBytes)
-    var written: UInt64 = 0
-    let result = key.withKey { key in
-      crypto_aead_xchacha20poly1305_ietf_decrypt(
-        &plaintext, &written, nil, ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self),
-        UInt64(ciphertext.count), associatedData, UInt64(associatedData.count),
-        nonce.baseAddress!.assumingMemoryBound(to: UInt8.self), key)
+    var opened = false
+    let plaintext = [UInt8](unsafeUninitializedCapacity: ciphertext.count - tagBytes) { buffer, count in
+      // A zero-byte plaintext still needs somewhere to point.
+      var empty: UInt8 = 0
+      let out = buffer.baseAddress.map(UnsafeMutableRawPointer.init) ?? UnsafeMutableRawPointer(&empty)
+      opened = decrypt(ciphertext, nonce: nonce, associatedData: associatedData, key: key, into: out)
+      count = opened ? buffer.count : 0
     }
-    return result == 0 ? plaintext : nil
-  }
-
-  /// Opens a sealed box, or returns nil when the key, the nonce, the associated data or a single
-  /// byte of the ciphertext is not what it was when sealed.
-  static func open(
-    _ ciphertext: [UInt8], nonce: [UInt8], associatedData: [UInt8], key: SecretBytes
-  ) -> [UInt8]? {
-    guard ciphertext.count >= tagBytes, nonce.count == nonceBytes else { return nil }
-    var plaintext = [UInt8](repeating: 0, count: ciphertext.count - tagBytes)
-    var written: UInt64 = 0
-    let result = key.withKey { key in
-      crypto_aead_xchacha20poly1305_ietf_decrypt(
-        &plaintext, &written, nil, ciphertext, UInt64(ciphertext.count),
-        associatedData, UInt64(associatedData.count), nonce, key)
-    }
-    return result == 0 ? plaintext : nil
+    return opened ? plaintext : nil
   }
 
   /// Opens a sealed box into guarded memory (for keys sealed with another key).
@@ -95,17 +97,15 @@ enum Crypto {
     _ ciphertext: [UInt8], nonce: [UInt8], associatedData: [UInt8], key: SecretBytes
   ) -> SecretBytes? {
     guard ciphertext.count > tagBytes, nonce.count == nonceBytes else { return nil }
-    var failed = false
+    var opened = false
     let secret = SecretBytes(count: ciphertext.count - tagBytes) { out in
-      var written: UInt64 = 0
-      let result = key.withKey { key in
-        crypto_aead_xchacha20poly1305_ietf_decrypt(
-          out.baseAddress!.assumingMemoryBound(to: UInt8.self), &written, nil, ciphertext,
-          UInt64(ciphertext.count), associatedData, UInt64(associatedData.count), nonce, key)
+      opened = ciphertext.withUnsafeBytes { ciphertext in
+        nonce.withUnsafeBytes { nonce in
+          decrypt(ciphertext, nonce: nonce, associatedData: associatedData, key: key, into: out.baseAddress!)
+        }
       }
-      failed = result != 0
     }
-    return failed ? nil : secret
+    return opened ? secret : nil
   }
 
   // MARK: Hashing (BLAKE2b)
@@ -244,7 +244,7 @@ extension Array where Element == UInt8 {
     return String(decoding: out, as: UTF8.self)
   }
 
-  /// Bytes from hexadecimal, or nil when `hex` is not an even run of hex digits.
+  /// Bytes from lowercase hexadecimal (as the log writes it), or nil for anything else.
   init?(hex: String) {
     var bytes: [UInt8] = []
     var high: UInt8?
@@ -253,7 +253,6 @@ extension Array where Element == UInt8 {
       switch char {
       case UInt8(ascii: "0")...UInt8(ascii: "9"): value = char - UInt8(ascii: "0")
       case UInt8(ascii: "a")...UInt8(ascii: "f"): value = char - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): value = char - UInt8(ascii: "A") + 10
       default: return nil
       }
       if let h = high {

@@ -58,14 +58,20 @@ enum EntryCodec {
   }
 
   /// What the seal of entry `seq` is bound to: moving a row, or sealing it under another log,
-  /// key or chain position, makes it fail to open.
-  static func associatedData(logID: [UInt8], seq: Int64, keyID: [UInt8], previousHash: [UInt8]) -> [UInt8] {
-    var out = Array("concord.entry.v1".utf8)
-    out.append(contentsOf: logID)
+  /// key or chain position, makes it fail to open. The layout is
+  /// `concord.entry.v1 ‖ log id ‖ key id ‖ seq ‖ previous hash`; the first three parts are the
+  /// same for a whole log (``associatedDataPrefix(logID:keyID:)``), made once.
+  static func associatedData(prefix: [UInt8], seq: Int64, previousHash: [UInt8]) -> [UInt8] {
+    var out = [UInt8]()
+    out.reserveCapacity(prefix.count + 8 + previousHash.count)
+    out.append(contentsOf: prefix)
     append(seq, to: &out)
-    out.append(contentsOf: keyID)
     out.append(contentsOf: previousHash)
     return out
+  }
+
+  static func associatedDataPrefix(logID: [UInt8], keyID: [UInt8]) -> [UInt8] {
+    Array("concord.entry.v1".utf8) + logID + keyID
   }
 
   /// The chain hash after an entry: BLAKE2b-256 over the previous hash, the entry's clear fields

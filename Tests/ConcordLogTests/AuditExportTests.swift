@@ -15,7 +15,8 @@ import Testing
     try log.append((1...40).map { record($0, refused: $0 == 7) })
     let lines = try exported(log)
     #expect(lines.count == 42)
-    let publicKey = try #require([UInt8](hexText: String(contentsOf: log.publicKeyFile, encoding: .utf8)))
+    let publicKey = try AuditExport.publicKey(fromFileAt: log.publicKeyFile)
+    #expect(publicKey == log.publicKey)
     let result = AuditExport.verify(lines: lines, publicKey: publicKey)
     #expect(result.failure == nil)
     #expect(result.verifiedEntries == 40)
@@ -94,6 +95,16 @@ import Testing
     }
   }
 
+  @Test func aPublicKeyFileThatIsNotAKeyIsRefused() throws {
+    let fixture = LogFixture()
+    let file = fixture.directory.appending(path: "log.sqlite.pub")
+    try Data("ABCDEF\n".utf8).write(to: file)
+    #expect(throws: LogError.self) { try AuditExport.publicKey(fromFileAt: file) }
+    #expect(throws: LogError.io(path: fixture.directory.appending(path: "none.pub").path, reason: "the public key file is missing")) {
+      try AuditExport.publicKey(fromFileAt: fixture.directory.appending(path: "none.pub"))
+    }
+  }
+
   @Test func anExportFileVerifiesFromDisk() throws {
     let fixture = LogFixture()
     let log = try fixture.open()
@@ -101,21 +112,5 @@ import Testing
     let file = fixture.directory.appending(path: "audit.jsonl")
     try (try exported(log).joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
     #expect(try AuditExport.verify(fileAt: file).verifiedEntries == 5)
-  }
-}
-
-extension Array where Element == UInt8 {
-  init?(hexText: String) {
-    let text = hexText.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard text.count % 2 == 0 else { return nil }
-    var bytes: [UInt8] = []
-    var index = text.startIndex
-    while index < text.endIndex {
-      let next = text.index(index, offsetBy: 2)
-      guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-      bytes.append(byte)
-      index = next
-    }
-    self = bytes
   }
 }

@@ -61,4 +61,31 @@ import Testing
     try Data("hello, not a database at all, just some text that goes on".utf8).write(to: fixture.databaseURL)
     #expect(throws: LogError.self) { try fixture.open() }
   }
+
+  @Test func aKeyFileOfTheWrongSizeIsNotAKey() throws {
+    let fixture = LogFixture()
+    FileManager.default.createFile(
+      atPath: fixture.keyURL.path, contents: Data("not a key\n".utf8), attributes: [.posixPermissions: 0o600])
+    #expect(throws: LogError.keyFileMalformed(path: fixture.keyURL.path, reason: "it must hold exactly 32 bytes")) {
+      try fixture.open()
+    }
+  }
+
+  @Test func aLogOpenedWithTheOtherKindOfKeySaysWhichItWants() throws {
+    let fixture = LogFixture()
+    _ = try fixture.open()
+    #expect(throws: LogError.keyKindMismatch(path: fixture.databaseURL.path, expected: "a key file")) {
+      try ActionLog.open(at: fixture.databaseURL, key: .passphrase(Array("pw".utf8), limits: .minimum))
+    }
+
+    let vault = LogFixture()
+    _ = try ActionLog.open(at: vault.databaseURL, key: .passphrase(Array("pw".utf8), limits: .minimum))
+    #expect(throws: LogError.keyKindMismatch(path: vault.databaseURL.path, expected: "a passphrase")) {
+      try vault.open()
+    }
+    // An empty passphrase is just another wrong one.
+    #expect(throws: LogError.wrongKey(path: vault.databaseURL.path)) {
+      try ActionLog.open(at: vault.databaseURL, key: .passphrase([], limits: .minimum))
+    }
+  }
 }

@@ -88,4 +88,24 @@ import Testing
     }
     #expect(seen == Array(1...8))
   }
+
+  @Test func aCheckpointFileFromElsewhereIsABreakAndAMissingOneIsANote() throws {
+    let fixture = LogFixture()
+    let log = try logWith(20, fixture)
+    let other = LogFixture()
+    let stranger = try other.open()
+    try stranger.append([record(1)])
+    try stranger.close()
+
+    try FileManager.default.removeItem(at: log.checkpointFile)
+    let unanchored = try log.verify()
+    #expect(unanchored.isSound)
+    #expect(unanchored.notes.contains { $0.contains("truncated tail cannot be detected") })
+
+    try FileManager.default.copyItem(at: stranger.checkpointFile, to: log.checkpointFile)
+    guard case .badCheckpoint = try log.verify().failure?.problem else {
+      Issue.record("a checkpoint file of another log must fail verification")
+      return
+    }
+  }
 }
