@@ -7,9 +7,9 @@ extension Reducer {
   ///
   /// This is Actomaton's `contramap` and TCA's `Scope`. The child's effect ids and queues move into
   /// the child's namespace (its place in the parent), so two instances of one feature never
-  /// cancel each other's effects; to cancel a child's effect, send the child an action. `action` names a case of a
-  /// `@CasePathable` enum, as in `\.counter`; it is resolved once, when the reducer is built, so
-  /// the composed reducer pays nothing per action for the key path.
+  /// cancel each other's effects; to cancel a child's effect, send the child an action.
+  /// `action` names a case of a `@CasePathable` enum, as in `\.counter`; it is resolved once,
+  /// when the reducer is built, so the composed reducer pays nothing per action for the key path.
   ///
   /// ```swift
   /// let app = Reducer<AppState, AppAction, AppEnvironment>.combine(
