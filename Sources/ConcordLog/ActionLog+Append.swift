@@ -19,66 +19,74 @@ extension ActionLog {
   @discardableResult
   public func append(_ records: [LogRecord]) throws(LogError) -> [Appended] {
     guard !records.isEmpty else { return [] }
-    let start = tail.withLock { $0 }
-    let entriesKey = keys.entries
-    var results: [Appended] = []
-    var end = start
-    try writing {
-      try database.write { db in
-        results.removeAll(keepingCapacity: true)
-        end = start
-        let insert = try db.cachedStatement(
-          sql: """
-            INSERT OR IGNORE INTO entries (seq, at_ms, client, cseq, nonce, ciphertext, hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
-        // One call to the system's generator for the whole batch: a salt and a nonce per record.
-        let perRecord = EntryCodec.saltBytes + Crypto.nonceBytes
-        let random = Crypto.randomBytes(records.count * perRecord)
-        for (index, record) in records.enumerated() {
-          let seq = end.seq + 1
-          let salt = Array(random[index * perRecord..<index * perRecord + EntryCodec.saltBytes])
-          let nonce = Data(random[index * perRecord + EntryCodec.saltBytes..<(index + 1) * perRecord])
-          let payload = EntryCodec.encode(
-            EntryCodec.Payload(
-              salt: salt, user: record.user, scope: record.scope, action: record.action,
-              outcome: record.outcome, app: record.app, appVersion: record.appVersion))
-          let at = record.at.milliseconds
-          let hash = EntryCodec.chainHash(
-            previous: end.head, seq: seq, atMilliseconds: at, client: record.client,
-            cseq: record.cseq, payload: payload)
-          let associatedData = EntryCodec.associatedData(
-            prefix: entryAssociatedDataPrefix, seq: seq, previousHash: end.head)
-          let ciphertext = payload.withUnsafeBytes { payload in
-            nonce.withUnsafeBytes { nonce in
-              Crypto.seal(payload, nonce: nonce, associatedData: associatedData, key: entriesKey)
-            }
-          }
-          try insert.execute(arguments: [seq, at, record.client, record.cseq, nonce, ciphertext, Data(hash)])
-          if db.changesCount == 0 {
-            guard let original = try entry(db, client: record.client, cseq: record.cseq) else {
-              throw LogError.writeFailed(path: path, reason: "entry \(seq) could not be written")
-            }
-            results.append(Appended(entry: original, isDuplicate: true))
-            continue
-          }
-          results.append(
-            Appended(
-              entry: LogEntry(seq: seq, record: record, previousHash: end.head, hash: hash, salt: salt),
-              isDuplicate: false))
-          end.seq = seq
-          end.head = hash
+    let (results, end) = try writing {
+      // The tail is read and moved inside the writer's turn, after the commit: appends from
+      // several threads take their seqs one batch after another.
+      try database.writeWithoutTransaction { db in
+        var written: ([Appended], Tail)?
+        try db.inTransaction {
+          written = try insert(records, after: tail.withLock { $0 }, in: db)
+          return .commit
         }
+        guard let written else { throw LogError.writeFailed(path: path, reason: "the batch was not committed") }
+        tail.withLock { $0 = written.1 }
+        return written
       }
-    }
-    tail.withLock {
-      $0.seq = end.seq
-      $0.head = end.head
     }
     if end.seq - end.checkpointedSeq >= options.checkpointInterval {
       try checkpoint()
     }
     return results
+  }
+
+  /// Seals and inserts `records` after `start`, inside the caller's transaction.
+  private func insert(_ records: [LogRecord], after start: Tail, in db: Database) throws -> ([Appended], Tail) {
+    let insert = try db.cachedStatement(
+      sql: """
+        INSERT OR IGNORE INTO entries (seq, at_ms, client, cseq, nonce, ciphertext, hash)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """)
+    // One call to the system's generator for the whole batch: a salt and a nonce per record.
+    let random = Crypto.randomBytes(records.count * EntrySealer.randomBytesPerEntry)
+    var sealer = EntrySealer(
+      key: keys.entries, associatedDataPrefix: entryAssociatedDataPrefix, after: start.seq, head: start.head)
+    var pipeline =
+      records.count >= SealingPipeline.minimumBatch
+      ? SealingPipeline(records: records, random: random, sealer: sealer) : nil
+    defer { pipeline?.finish() }
+    var results: [Appended] = []
+    results.reserveCapacity(records.count)
+    var end = start
+    for (index, record) in records.enumerated() {
+      let row: EntrySealer.SealedRow
+      if let pipeline {
+        row = pipeline.row(at: index)
+      } else {
+        let bytes = index * EntrySealer.randomBytesPerEntry..<(index + 1) * EntrySealer.randomBytesPerEntry
+        row = random.withUnsafeBytes { sealer.seal(record, random: UnsafeRawBufferPointer(rebasing: $0[bytes])) }
+      }
+      try insert.execute(
+        arguments: [row.seq, row.atMilliseconds, record.client, record.cseq, row.nonce, row.ciphertext, Data(row.hash)])
+      if db.changesCount == 0 {
+        guard let original = try entry(db, client: record.client, cseq: record.cseq) else {
+          throw LogError.writeFailed(path: path, reason: "entry \(row.seq) could not be written")
+        }
+        results.append(Appended(entry: original, isDuplicate: true))
+        // The rows sealed after this one assumed it took a seq: seal the rest here, from the
+        // position actually reached.
+        pipeline?.finish()
+        pipeline = nil
+        sealer = EntrySealer(
+          key: keys.entries, associatedDataPrefix: entryAssociatedDataPrefix, after: end.seq, head: end.head)
+        continue
+      }
+      let entry = LogEntry(
+        seq: row.seq, record: record, previousHash: row.previousHash, hash: row.hash, salt: row.salt)
+      results.append(Appended(entry: entry, isDuplicate: false))
+      end.seq = row.seq
+      end.head = row.hash
+    }
+    return (results, end)
   }
 
   /// The entry a client sent as `cseq`, when the log holds it.

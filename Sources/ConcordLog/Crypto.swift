@@ -84,9 +84,14 @@ enum Crypto {
     var opened = false
     let plaintext = [UInt8](unsafeUninitializedCapacity: ciphertext.count - tagBytes) { buffer, count in
       // A zero-byte plaintext still needs somewhere to point.
-      var empty: UInt8 = 0
-      let out = buffer.baseAddress.map(UnsafeMutableRawPointer.init) ?? UnsafeMutableRawPointer(&empty)
-      opened = decrypt(ciphertext, nonce: nonce, associatedData: associatedData, key: key, into: out)
+      if let out = buffer.baseAddress {
+        opened = decrypt(ciphertext, nonce: nonce, associatedData: associatedData, key: key, into: out)
+      } else {
+        var empty: UInt8 = 0
+        opened = withUnsafeMutableBytes(of: &empty) {
+          decrypt(ciphertext, nonce: nonce, associatedData: associatedData, key: key, into: $0.baseAddress!)
+        }
+      }
       count = opened ? buffer.count : 0
     }
     return opened ? plaintext : nil

@@ -19,13 +19,28 @@ enum EntryCodec {
 
   static func encode(_ payload: Payload) -> [UInt8] {
     var out: [UInt8] = []
-    out.reserveCapacity(64 + payload.action.utf8.count)
+    payload.salt.withUnsafeBytes { salt in
+      encode(
+        salt: salt, user: payload.user, scope: payload.scope, action: payload.action,
+        outcome: payload.outcome, app: payload.app, appVersion: payload.appVersion, into: &out)
+    }
+    return out
+  }
+
+  /// Writes a payload's bytes at the end of `out`. The append path reuses one buffer for a
+  /// whole batch, so an entry costs no allocation here.
+  static func encode(
+    salt: UnsafeRawBufferPointer, user: String, scope: String, action: String,
+    outcome: LogRecord.Outcome, app: String, appVersion: Int, into out: inout [UInt8]
+  ) {
+    precondition(salt.count == saltBytes)
+    out.reserveCapacity(out.count + 64 + action.utf8.count)
     out.append(payloadVersion)
-    out.append(contentsOf: payload.salt)
-    append(payload.user, to: &out)
-    append(payload.scope, to: &out)
-    append(payload.action, to: &out)
-    switch payload.outcome {
+    out.append(contentsOf: salt)
+    append(user, to: &out)
+    append(scope, to: &out)
+    append(action, to: &out)
+    switch outcome {
     case .applied:
       out.append(0)
       append("", to: &out)
@@ -33,9 +48,8 @@ enum EntryCodec {
       out.append(1)
       append(reason, to: &out)
     }
-    append(payload.app, to: &out)
-    append(Int64(payload.appVersion), to: &out)
-    return out
+    append(app, to: &out)
+    append(Int64(appVersion), to: &out)
   }
 
   static func decode(_ bytes: [UInt8]) -> Payload? {
@@ -62,12 +76,17 @@ enum EntryCodec {
   /// `concord.entry.v1 ‖ log id ‖ key id ‖ seq ‖ previous hash`; the first three parts are the
   /// same for a whole log (``associatedDataPrefix(logID:keyID:)``), made once.
   static func associatedData(prefix: [UInt8], seq: Int64, previousHash: [UInt8]) -> [UInt8] {
-    var out = [UInt8]()
-    out.reserveCapacity(prefix.count + 8 + previousHash.count)
-    out.append(contentsOf: prefix)
+    var out = prefix
+    replaceAssociatedData(of: &out, prefixCount: prefix.count, seq: seq, previousHash: previousHash)
+    return out
+  }
+
+  /// Turns `out`, which starts with the log's prefix, into the associated data of entry `seq`:
+  /// the append path reuses one buffer for a whole batch.
+  static func replaceAssociatedData(of out: inout [UInt8], prefixCount: Int, seq: Int64, previousHash: [UInt8]) {
+    out.removeSubrange(prefixCount...)
     append(seq, to: &out)
     out.append(contentsOf: previousHash)
-    return out
   }
 
   static func associatedDataPrefix(logID: [UInt8], keyID: [UInt8]) -> [UInt8] {

@@ -46,6 +46,41 @@ import Testing
     #expect(try log.verify().isSound)
   }
 
+  @Test func aLargeBatchWithRetriesInsideKeepsTheChainGapless() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    try log.append((1...10).map { record($0) })
+    // A reconnecting window replays cseq 5...10 ahead of 40 new actions, and one of the new ones
+    // twice: the retries take no seq and everything after them is chained from where the log is.
+    let replay = (5...10).map { record($0) } + (11...30).map { record($0) } + [record(20)] + (31...50).map { record($0) }
+    let results = try log.append(replay)
+    #expect(results.filter(\.isDuplicate).count == 7)
+    #expect(results.filter { !$0.isDuplicate }.map(\.entry.seq) == Array(11...50))
+    #expect(log.lastSeq == 50)
+    #expect(try log.verify().isSound)
+    var read: [LogRecord] = []
+    try fixture.open().forEachEntry { read.append($0.record) }
+    #expect(read == (1...50).map { record($0) })
+  }
+
+  @Test func appendsFromSeveralThreadsTakeSeqsOneBatchAfterAnother() async throws {
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    try await withThrowingTaskGroup { group in
+      for client in 1...4 {
+        group.addTask {
+          for batch in 0..<10 {
+            try log.append((1...20).map { record(batch * 20 + $0, client: "window-\(client)") })
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(log.lastSeq == 800)
+    #expect(try log.verify().isSound)
+    #expect(try fixture.open().lastSeq == 800)
+  }
+
   @Test func aFullDiskFailsTheWholeBatchAndTheLogStaysAppendable() throws {
     let fixture = LogFixture()
     let small = ActionLog.Options(maximumPageCount: 40)
