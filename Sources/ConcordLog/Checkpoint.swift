@@ -42,18 +42,20 @@ extension ActionLog {
   /// calls it every ``Options/checkpointInterval`` entries (through `append`) and at shutdown
   /// (through ``close()``).
   public func checkpoint() throws(LogError) {
-    let current = tail.withLock { $0 }
-    guard current.seq > 0, current.seq > current.checkpointedSeq else { return }
-    let checkpoint = try signedCheckpoint(seq: current.seq, head: current.head)
+    // In the writer's turn: two threads checkpointing at once write the file one after the
+    // other, and an older checkpoint never replaces a newer one.
     try writing {
-      try database.write { db in
+      try database.writeWithoutTransaction { db in
+        let current = tail.withLock { $0 }
+        guard current.seq > 0, current.seq > current.checkpointedSeq else { return }
+        let checkpoint = try signedCheckpoint(seq: current.seq, head: current.head)
         try db.execute(
           sql: "INSERT OR REPLACE INTO checkpoints (seq, head, signature) VALUES (?, ?, ?)",
           arguments: [checkpoint.seq, Data(checkpoint.head), Data(checkpoint.signature)])
+        try DurableFile.write(Array(checkpoint.fileLine(logID: logID).utf8), to: checkpointFile.path)
+        tail.withLock { $0.checkpointedSeq = checkpoint.seq }
       }
     }
-    try DurableFile.write(Array(checkpoint.fileLine(logID: logID).utf8), to: checkpointFile.path)
-    tail.withLock { $0.checkpointedSeq = max($0.checkpointedSeq, checkpoint.seq) }
   }
 
   /// Writes a final checkpoint. Call it at clean shutdown; the log may still be used afterwards.
