@@ -1,0 +1,106 @@
+import Foundation
+
+/// A JSON document as a value: what a scope's state looks like on the wire.
+///
+/// The daemon turns a scope's Swift state into a `JSONValue` once, and windows keep one as
+/// their copy of the state; `StateDiff` moves one to the next.
+///
+/// ```swift
+/// struct Card: Codable { var id: Int; var title: String }
+/// let json = try JSONValue(encoding: Card(id: 7, title: "Ship it"))
+/// json.jsonText                          // {"id":7,"title":"Ship it"}
+/// try json.decode(Card.self).title       // "Ship it"
+/// try JSONValue(parsing: "[1,true,null]") == .array([.number(1), .bool(true), .null])
+/// ```
+///
+/// Its `Codable` form is the plain JSON it stands for, not an enum with cases:
+/// `.object(["a": .number(1)])` encodes as `{"a":1}`. Numbers are `Double`s, as in JavaScript:
+/// integers round-trip exactly up to 2^53.
+public enum JSONValue: Sendable, Hashable, Codable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  /// The JSON form of any Encodable value (through JSONEncoder).
+  ///
+  /// ```swift
+  /// try JSONValue(encoding: ["b": 2, "a": 1]) == .object(["a": .number(1), "b": .number(2)])
+  /// ```
+  public init<T: Encodable>(encoding value: T) throws {
+    let data = try JSONEncoder().encode(value)
+    self = try JSONDecoder().decode(JSONValue.self, from: data)
+  }
+
+  /// Decodes a Decodable value from this JSON (through JSONDecoder).
+  ///
+  /// ```swift
+  /// try JSONValue.number(3).decode(Int.self)   // 3
+  /// ```
+  public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+    try JSONDecoder().decode(type, from: Data(jsonText.utf8))
+  }
+
+  /// Parses JSON text; throws on invalid JSON.
+  ///
+  /// It parses with Foundation's JSONDecoder, which on purpose also accepts a trailing comma
+  /// (`[1,]`, `{"a":1,}`); nothing else outside RFC 8259 gets through.
+  ///
+  /// ```swift
+  /// try JSONValue(parsing: #"{"a":[1,"x"]}"#) == .object(["a": .array([.number(1), .string("x")])])
+  /// ```
+  public init(parsing text: some StringProtocol) throws {
+    self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    // Bool before Double: a decoder that bridges numbers to booleans must not turn `true`
+    // into 1, and JSONDecoder refuses to read a number as a Bool.
+    if container.decodeNil() {
+      self = .null
+    } else if let bool = try? container.decode(Bool.self) {
+      self = .bool(bool)
+    } else if let number = try? container.decode(Double.self) {
+      self = .number(number)
+    } else if let string = try? container.decode(String.self) {
+      self = .string(string)
+    } else if let array = try? container.decode([JSONValue].self) {
+      self = .array(array)
+    } else if let object = try? container.decode([String: JSONValue].self) {
+      self = .object(object)
+    } else {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .null: try container.encodeNil()
+    case let .bool(bool): try container.encode(bool)
+    case let .number(number):
+      // Integral numbers are written as integers, so that `3` stays `3` (never `3.0`) in
+      // every encoder and decodes as an `Int` on the other side.
+      if let integer = Self.exactInteger(number) {
+        try container.encode(integer)
+      } else {
+        try container.encode(number)
+      }
+    case let .string(string): try container.encode(string)
+    case let .array(array): try container.encode(array)
+    case let .object(object): try container.encode(object)
+    }
+  }
+
+  /// `number` as an `Int64` when that is exactly the same number.
+  static func exactInteger(_ number: Double) -> Int64? {
+    // 2^63 is the first Double past Int64.max, so the upper bound is exclusive.
+    guard number.rounded(.towardZero) == number, number >= -0x1p63, number < 0x1p63 else {
+      return nil
+    }
+    return Int64(number)
+  }
+}
