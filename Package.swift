@@ -25,6 +25,9 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
@@ -72,15 +75,29 @@ let package = Package(
       name: "ConcordLog",
       dependencies: ["CSodium", "ConcordSchema", .product(name: "GRDB", package: "GRDB.swift")]
     ),
-    .target(name: "ConcordWire"),
-    .target(name: "ConcordServer", dependencies: ["Concord", "ConcordWire", "ConcordLog"]),
+    // The wire protocol: messages, line framing, state diffs.
+    .target(name: "ConcordWire", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
+    // The daemon runtime: hosts any app's reducer, keeps its log, serves its scopes to windows.
+    .target(
+      name: "ConcordServer",
+      dependencies: [
+        "Concord", "ConcordWire", "ConcordLog",
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ]
+    ),
     .target(name: "ConcordClient", dependencies: ["Concord", "ConcordWire"]),
     .target(name: "Workspace", dependencies: ["Concord"]),
     .executableTarget(
       name: "concordd",
       dependencies: [
         "ConcordServer",
+        "SampleApp",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       path: "daemon"
     ),
@@ -92,6 +109,8 @@ let package = Package(
       ],
       path: "cli"
     ),
+    // A small app the daemon hosts for its end-to-end tests (until Workspace is hosted).
+    .target(name: "SampleApp", dependencies: ["Concord", "ConcordServer"], path: "Examples/SampleApp"),
     // A small composed app that runs in the terminal: the README's first command.
     .executableTarget(
       name: "CounterApp",
@@ -119,9 +138,14 @@ let package = Package(
       ]
     ),
     .testTarget(
+      name: "ConcordServerTests",
+      dependencies: ["ConcordServer", "ConcordWire", "ConcordLog", "SampleApp"]
+    ),
+    .testTarget(
       name: "ConcordLogTests",
       dependencies: ["ConcordLog", .product(name: "GRDB", package: "GRDB.swift")]
     ),
+    .testTarget(name: "ConcordWireTests", dependencies: ["ConcordWire"]),
     .testTarget(
       name: "ConcordTestingTests",
       dependencies: [

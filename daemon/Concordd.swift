@@ -1,24 +1,95 @@
 import ArgumentParser
-import Foundation
+import ConcordLog
 import ConcordServer
+import Foundation
+import Logging
+import SampleApp
+import ServiceLifecycle
 
 /// `concordd`: runs the Concord daemon in the foreground.
 @main
-struct Concordd: ParsableCommand {
+struct Concordd: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "concordd",
     abstract: "Run the Concord daemon in the foreground.",
     discussion: """
-      The daemon holds the application state, writes every action to the encrypted log, and \
-      serves windows over $CONCORD_HOME/\(ConcordServer.socketName). This build contains the \
-      Concord core only; the daemon runtime is not part of it yet.
+      The daemon holds the application state, writes every action to the encrypted log in \
+      CONCORD_HOME, and serves windows over CONCORD_HOME/\(ConcordServer.socketName). \
+      SIGTERM or SIGINT stop it cleanly: it commits what is pending, writes a signed \
+      checkpoint and removes its socket.
+
+      Files in CONCORD_HOME (default $XDG_STATE_HOME/concord, else ~/.local/state/concord): \
+      concordd.sock (0600), log.sqlite, key (0600, made on first start), concordd.pid.
+
+      Talk to it by hand: socat - UNIX-CONNECT:$CONCORD_HOME/concordd.sock, then \
+      {"type":"hello","protocol":1}
       """,
     version: "0.1.0"
   )
 
-  func run() throws {
-    // Exit code 1 with a one-line reason on stderr, as the command-line contract asks.
-    FileHandle.standardError.write(Data("concordd: the daemon runtime is not part of this build yet; see README.md\n".utf8))
-    throw ExitCode.failure
+  @Option(name: .long, help: ArgumentHelp("The home directory.", valueName: "DIR"))
+  var home: String?
+
+  @Option(name: .long, help: ArgumentHelp("The socket path (default: HOME/concordd.sock).", valueName: "PATH"))
+  var socket: String?
+
+  @Option(name: .long, help: ArgumentHelp("The key file (default: HOME/key).", valueName: "PATH"))
+  var keyFile: String?
+
+  @Flag(name: .long, help: "Unlock the log with a passphrase read from CONCORD_PASSPHRASE instead of a key file.")
+  var passphrase = false
+
+  @Option(name: .long, help: "Take a snapshot of the state every N actions.")
+  var snapshotInterval: Int64 = 1000
+
+  @Option(name: .long, help: ArgumentHelp("Also let members of this group connect (socket 0660).", valueName: "GROUP"))
+  var allowGroup: String?
+
+  @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
+  var logLevel: Logger.Level = .info
+
+  func validate() throws {
+    guard snapshotInterval > 0 else { throw ValidationError("--snapshot-interval must be at least 1") }
+  }
+
+  func run() async throws {
+    let level = logLevel
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = level
+      return handler
+    }
+    let logger = Logger(label: "concordd")
+    var configuration = DaemonConfiguration(home: home.map { URL(filePath: $0) } ?? DaemonConfiguration.defaultHome())
+    if let socket { configuration.socketPath = socket }
+    if let keyFile { configuration.key = .file(URL(filePath: keyFile)) }
+    if passphrase {
+      guard var secret = ProcessInfo.processInfo.environment["CONCORD_PASSPHRASE"].map({ Array($0.utf8) }) else {
+        throw fail("--passphrase needs CONCORD_PASSPHRASE in the environment")
+      }
+      configuration.key = .passphrase(secret)
+      zeroize(&secret)
+    }
+    configuration.snapshotInterval = snapshotInterval
+    configuration.allowGroup = allowGroup
+
+    let daemon = ConcordDaemon(app: SampleApp.hosted, configuration: configuration, logger: logger)
+    let group = ServiceGroup(
+      configuration: .init(services: [.init(service: daemon)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    do {
+      try await group.run()
+    } catch let error as DaemonError {
+      throw fail(error.description)
+    } catch {
+      throw fail("\(error)")
+    }
+  }
+
+  /// Exit code 1 with a one-line reason on stderr, as the command-line contract asks.
+  private func fail(_ reason: String) -> ExitCode {
+    FileHandle.standardError.write(Data("concordd: \(reason)\n".utf8))
+    return ExitCode.failure
   }
 }
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -137,3 +137,17 @@ struct EntryFailure: Error {
   let seq: Int64
   let fault: Fault
 }
+
+extension ActionLog {
+  /// The highest cseq each client has in the log: what a host needs to recognise retries.
+  public func highestCseqByClient() throws(LogError) -> [String: Int64] {
+    try reading {
+      try database.read { db in
+        var highest: [String: Int64] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT client, MAX(cseq) FROM entries GROUP BY client")
+        while let row = try rows.next() { highest[row[0]] = row[1] }
+        return highest
+      }
+    }
+  }
+}

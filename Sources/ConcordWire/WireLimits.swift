@@ -7,3 +7,8 @@ public enum WireLimits {
   /// A longer line is an error for the peer that sent it, never a reason to grow a buffer.
   public static let maximumMessageBytes = 1 << 20
 }
+
+/// The protocol's version, said in `hello` and `welcome`.
+public enum WireProtocol {
+  public static let version = 1
+}

@@ -1,0 +1,38 @@
+/// The actions the daemon sends the hosted app about its own life and its windows.
+///
+/// They go through the same path as any other action (reduced, logged, then their effects
+/// start), so presence is part of the state and replays like everything else.
+///
+/// ```swift
+/// AppLifecycle(
+///   booted: .restartReminders,
+///   windowAttached: { .presence(.joined(user: $0.user, scope: $0.scope, window: $0.window)) },
+///   windowDetached: { .presence(.left(window: $0.window)) })
+/// ```
+public struct AppLifecycle<Action: Sendable>: Sendable {
+  /// Sent once after boot, when the log has been replayed: the moment to re-create long-lived
+  /// effects (timers, reminders) from the state, since effects never run during replay.
+  public var booted: Action?
+  public var windowAttached: (@Sendable (WindowEvent) -> Action?)?
+  public var windowDetached: (@Sendable (WindowEvent) -> Action?)?
+
+  public init(
+    booted: Action? = nil,
+    windowAttached: (@Sendable (WindowEvent) -> Action?)? = nil,
+    windowDetached: (@Sendable (WindowEvent) -> Action?)? = nil
+  ) {
+    self.booted = booted
+    self.windowAttached = windowAttached
+    self.windowDetached = windowDetached
+  }
+}
+
+/// A window attaching to or detaching from a scope.
+public struct WindowEvent: Sendable, Equatable {
+  /// The account of the window's process, as the kernel reports it.
+  public var user: String
+  /// The scope, with its parameter (`card:42`).
+  public var scope: String
+  /// The connection's id, unique while the daemon runs.
+  public var window: String
+}

@@ -1,0 +1,90 @@
+import ConcordWire
+
+/// A named, derived child store the daemon serves: a projection of the app's state to a child
+/// state, and an embedding of the child's actions into the app's actions.
+///
+/// A window attaches to a scope by name, or to a parameterized scope by `name:parameter`
+/// (`card:42`, `chat:general`), and can only send that scope's actions.
+///
+/// ```swift
+/// .scope("board", state: { $0.board }, action: AppAction.board)
+/// .scope("card", parameter: { Int($0) }, state: { state, id in state.cards[id: id] },
+///        action: { id, action in .card(id: id, action) })
+/// ```
+public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
+  public let name: String
+  public let isParameterized: Bool
+  /// The child state for a parameter; nil when the parameter names no element.
+  let project: @Sendable (State, String?) -> ProjectedState?
+  /// The app action for a child action sent as JSON; throws when it is not one.
+  let embed: @Sendable (String?, JSONValue) throws -> Action
+
+  /// A scope with one child state.
+  public static func scope<Child: Encodable & Equatable & Sendable, ChildAction: Decodable>(
+    _ name: String, state: @escaping @Sendable (State) -> Child,
+    action: @escaping @Sendable (ChildAction) -> Action
+  ) -> AppScope {
+    AppScope(
+      name: name, isParameterized: false,
+      project: { appState, _ in ProjectedState(state(appState)) },
+      embed: { _, json in action(try json.decode(ChildAction.self)) })
+  }
+
+  /// A scope with one child state per parameter, such as one element of a collection.
+  public static func scope<ID: Sendable, Child: Encodable & Equatable & Sendable, ChildAction: Decodable>(
+    _ name: String, parameter: @escaping @Sendable (String) -> ID?,
+    state: @escaping @Sendable (State, ID) -> Child?,
+    action: @escaping @Sendable (ID, ChildAction) -> Action
+  ) -> AppScope {
+    AppScope(
+      name: name, isParameterized: true,
+      project: { appState, text in
+        guard let text, let id = parameter(text), let child = state(appState, id) else { return nil }
+        return ProjectedState(child)
+      },
+      embed: { text, json in
+        guard let text, let id = parameter(text) else { throw ScopeError.badParameter }
+        return action(id, try json.decode(ChildAction.self))
+      })
+  }
+
+  enum ScopeError: Error { case badParameter }
+}
+
+/// A scope's child state with its type erased: compared cheaply as the typed value, encoded to
+/// JSON only when it changed.
+struct ProjectedState: Sendable {
+  private let value: any Sendable
+  private let isEqual: @Sendable (any Sendable) -> Bool
+  private let encode: @Sendable () throws -> JSONValue
+
+  init<Child: Encodable & Equatable & Sendable>(_ child: Child) {
+    value = child
+    isEqual = { other in (other as? Child) == child }
+    encode = { try JSONValue(encoding: child) }
+  }
+
+  func hasSameValue(as other: ProjectedState?) -> Bool {
+    other.map { isEqual($0.value) } ?? false
+  }
+
+  func json() throws -> JSONValue { try encode() }
+}
+
+/// A scope name as a window writes it: `board`, or `card:42`.
+struct ScopeKey: Hashable, Sendable, CustomStringConvertible {
+  let name: String
+  let parameter: String?
+
+  init(_ text: String) {
+    if let colon = text.firstIndex(of: ":") {
+      name = String(text[..<colon])
+      parameter = String(text[text.index(after: colon)...])
+    } else {
+      name = text
+      parameter = nil
+    }
+  }
+
+  var description: String { parameter.map { "\(name):\($0)" } ?? name }
+}

@@ -1,0 +1,72 @@
+import ConcordLog
+import ConcordWire
+import Logging
+
+/// The state a host starts from: the newest valid snapshot, with the log's tail replayed on it.
+struct BootedState<State: Sendable>: Sendable {
+  var state: State
+  /// The last seq replayed.
+  var seq: Int64
+  var snapshotSeq: Int64
+  var highestCseq: [String: Int64]
+  /// How many entries were replayed after the snapshot.
+  var replayed: Int64
+}
+
+/// Why the daemon refuses to start: the log holds something this app cannot rebuild its state
+/// from. It never skips an entry, and never rebuilds a different state.
+public struct BootError: Error, Sendable, CustomStringConvertible {
+  public var description: String
+}
+
+extension HostedApp {
+  /// Loads the newest snapshot that opens and decodes, then replays the entries after it without
+  /// running effects. Boot time grows with the tail since that snapshot, not the whole log.
+  func boot(from log: ActionLog, logger: Logger) throws -> BootedState<State> {
+    let snapshot = try log.newestSnapshot(of: State.self)
+    for skipped in snapshot?.skipped ?? [] {
+      logger.warning("snapshot at seq \(skipped.seq) skipped: \(skipped.reason)")
+    }
+    var booted = BootedState(
+      state: snapshot?.state ?? initialState, seq: snapshot?.seq ?? 0, snapshotSeq: snapshot?.seq ?? 0,
+      highestCseq: try log.highestCseqByClient(), replayed: 0)
+    try log.forEachEntry(from: booted.seq + 1) { entry in
+      let action = try decodeLogged(entry)
+      let before = booted.state
+      let effect = reduce(&booted.state, action)
+      switch (entry.record.outcome, effect.refusal) {
+      case (.applied, nil), (.refused, .some):
+        break
+      case (.applied, let refusal?):
+        throw BootError(
+          description: "replaying entry \(entry.seq) refuses it (\(refusal.reason)), but it was applied when it was written; the state would differ from the one the log records")
+      case (.refused, nil):
+        throw BootError(
+          description: "replaying entry \(entry.seq) applies it, but it was refused when it was written; the state would differ from the one the log records")
+      }
+      if effect.refusal != nil { booted.state = before }
+      booted.seq = entry.seq
+      booted.replayed += 1
+    }
+    return booted
+  }
+
+  /// The action of a logged entry, migrated from the version that wrote it.
+  func decodeLogged(_ entry: LogEntry) throws -> Action {
+    let record = entry.record
+    let where_ = "entry \(entry.seq) (\(record.app) version \(record.appVersion))"
+    guard record.app == name else {
+      throw BootError(description: "\(where_) was written by another app; this daemon hosts \(name)")
+    }
+    guard record.appVersion <= version else {
+      throw BootError(description: "\(where_) was written by a newer version; this daemon hosts version \(version)")
+    }
+    do {
+      var json = try JSONValue(parsing: record.action)
+      if record.appVersion < version { json = try migrateAction(json, record.appVersion) }
+      return try json.decode(Action.self)
+    } catch {
+      throw BootError(description: "\(where_) cannot be read: \(describe(error))")
+    }
+  }
+}

@@ -1,0 +1,149 @@
+import Concord
+import ConcordLog
+import ConcordWire
+
+/// What windows ask of the host: attach, detach, send.
+extension Host {
+  func welcome(for window: WindowLink) -> ServerMessage.Welcome {
+    windows.insert(window)
+    return ServerMessage.Welcome(
+      protocolVersion: WireProtocol.version, logID: logID, user: window.peer.userName, seq: committedSeq,
+      app: app.name, scopes: app.scopes.map { .init(name: $0.name, parameterized: $0.isParameterized) })
+  }
+
+  func handle(_ message: ClientMessage, from window: WindowLink) {
+    switch message {
+    case .hello:
+      window.send(.error(code: .handshake, message: "hello was already said", cseq: nil))
+    case let .attach(scope, since):
+      attach(scope, since: since, window: window)
+    case let .detach(scope):
+      detach(scope, window: window, answer: true)
+    case let .send(scope, action, client, cseq):
+      send(action, scope: scope, client: client, cseq: cseq, window: window)
+    case .ping:
+      window.send(.pong)
+    case .pong:
+      break
+    }
+  }
+
+  func disconnected(_ window: WindowLink) {
+    guard windows.remove(window) != nil else { return }
+    for scope in window.attached.withLock({ $0 }) { detach(scope, window: window, answer: false) }
+  }
+
+  private func attach(_ text: String, since: LogPosition?, window: WindowLink) {
+    let key = ScopeKey(text)
+    guard let scope = app.scope(named: key.name) else {
+      let names = app.scopes.map(\.name).joined(separator: ", ")
+      return window.send(.error(code: .unknownScope, message: "no scope \"\(key.name)\"; the scopes are \(names)", cseq: nil))
+    }
+    guard scope.isParameterized == (key.parameter != nil) else {
+      let usage = scope.isParameterized ? "\(scope.name):PARAMETER" : scope.name
+      return window.send(.error(code: .unknownScope, message: "attach to the scope as \(usage)", cseq: nil))
+    }
+    guard let projected = scope.project(committedState, key.parameter), let json = try? projected.json() else {
+      return window.send(.error(code: .unknownScope, message: "\(key) names nothing in the state", cseq: nil))
+    }
+    let scopeName = key.description
+    var instance = instances[scopeName] ?? ScopeInstance(key: key, scope: scope, last: projected, windows: [])
+    if instance.windows.isEmpty { instance.last = projected }
+    let isNew = instance.windows.insert(window).inserted
+    instances[scopeName] = instance
+    window.attached.withLock { _ = $0.insert(scopeName) }
+    let replaced = since.map { $0.logID != logID } ?? false
+    window.outbox.attach(
+      scopeName, snapshot: .snapshot(scope: scopeName, seq: committedSeq, state: json, logReplaced: replaced),
+      seq: committedSeq, state: json)
+    if isNew, let event = app.lifecycle.windowAttached?(windowEvent(window, scopeName)) {
+      submitFromDaemon(event, user: window.peer.userName, scope: scopeName)
+    }
+  }
+
+  private func detach(_ scopeName: String, window: WindowLink, answer: Bool) {
+    let wasAttached = window.attached.withLock { $0.remove(scopeName) != nil }
+    if var instance = instances[scopeName] {
+      instance.windows.remove(window)
+      instances[scopeName] = instance.windows.isEmpty ? nil : instance
+    }
+    window.outbox.detach(scopeName)
+    if answer { window.send(.detached(scope: scopeName)) }
+    if wasAttached, let event = app.lifecycle.windowDetached?(windowEvent(window, scopeName)) {
+      submitFromDaemon(event, user: window.peer.userName, scope: scopeName)
+    }
+  }
+
+  private func windowEvent(_ window: WindowLink, _ scope: String) -> WindowEvent {
+    WindowEvent(user: window.peer.userName, scope: scope, window: window.id)
+  }
+
+  private func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, window: WindowLink) {
+    guard accepting, !stopped else {
+      return window.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: cseq))
+    }
+    guard client != Self.daemonClient, !client.isEmpty else {
+      return window.send(.error(code: .badMessage, message: "the client id \"\(client)\" is reserved", cseq: cseq))
+    }
+    guard window.attached.withLock({ $0.contains(scopeName) }), let instance = instances[scopeName] else {
+      return window.send(
+        .error(code: .notAttached, message: "attach to \(scopeName) before sending its actions", cseq: cseq))
+    }
+    let action: Action
+    do {
+      action = try instance.scope.embed(instance.key.parameter, json)
+    } catch {
+      return window.send(
+        .error(code: .badAction, message: "not an action of \(scopeName): \(describe(error))", cseq: cseq))
+    }
+    let key = ActionKey(client: client, cseq: cseq)
+    if waiters[key] != nil {
+      // A retry of an action still on its way to the log: answered with it.
+      waiters[key, default: []].append(window)
+      return
+    }
+    if cseq <= highestCseq[client] ?? Int64.min {
+      do {
+        if let original = try log.entry(client: client, cseq: cseq) {
+          return window.send(Self.answer(for: original))
+        }
+      } catch {
+        return window.send(.error(code: .unavailable, message: "the log could not be read: \(error)", cseq: cseq))
+      }
+    }
+    highestCseq[client] = max(highestCseq[client] ?? cseq, cseq)
+    guard
+      let record = makeRecord(action, client: client, cseq: cseq, user: window.peer.userName, scope: scopeName)
+    else {
+      return window.send(.error(code: .badAction, message: "the action could not be recorded", cseq: cseq))
+    }
+    submit(action, record: record, waiter: window)
+  }
+
+  /// Sends every window whose scope's projected state changed its new state.
+  func publishChanges() {
+    for (name, instance) in instances where !instance.windows.isEmpty {
+      let projected = instance.scope.project(committedState, instance.key.parameter)
+      if let projected, projected.hasSameValue(as: instance.last) { continue }
+      if projected == nil, instance.last == nil { continue }
+      instances[name]?.last = projected
+      // An element that is gone shows as null: the window says so rather than keep a stale view.
+      let json = (try? projected?.json()) ?? .null
+      for window in instance.windows { window.outbox.scopeChanged(name, seq: committedSeq, state: json) }
+    }
+  }
+}
+
+/// A decoding error in a sentence.
+func describe(_ error: any Error) -> String {
+  switch error {
+  case let DecodingError.dataCorrupted(context): return context.debugDescription
+  case let DecodingError.keyNotFound(key, _): return "the field \"\(key.stringValue)\" is missing"
+  case let DecodingError.typeMismatch(type, context):
+    let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+    return "expected \(type) at \(path.isEmpty ? "the top" : path)"
+  case let DecodingError.valueNotFound(_, context):
+    return "a value is missing at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+  default: return "\(error)"
+  }
+}

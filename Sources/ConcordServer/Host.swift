@@ -1,0 +1,234 @@
+import Concord
+import ConcordLog
+import ConcordWire
+import Foundation
+import Logging
+
+/// The daemon's single source of truth for one hosted app: reduces every action, has it made
+/// durable, and only then answers its sender, updates the windows whose scope changed, and
+/// starts its effects (DESIGN.md, "One action, end to end").
+///
+/// Actions are reduced as they arrive; the ones reduced while a commit is in flight form the
+/// next batch. What windows see is always the state as of the last commit, never an action the
+/// log does not hold yet.
+actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
+  let app: HostedApp<State, Action>
+  let log: ActionLog
+  let logID: String
+  let committer: GroupCommitter
+  let logger: Logger
+  let snapshotInterval: Int64
+  /// Called once when the daemon must stop: the log could not be written.
+  let onFatal: @Sendable (String) -> Void
+  let effects: EffectRuntime<Action>
+
+  /// The state with every reduced action, durable or not.
+  var state: State
+  /// The state as of `committedSeq`: the only one windows are shown.
+  var committedState: State
+  var committedSeq: Int64
+  var lastSnapshotSeq: Int64
+  /// The highest cseq seen from each client.
+  var highestCseq: [String: Int64]
+  /// Reduced, waiting for the next commit.
+  var pending: [Pending] = []
+  /// Who waits for the answer to each `(client, cseq)` reduced but not yet committed.
+  var waiters: [ActionKey: [WindowLink]] = [:]
+  var committing = false
+  /// False once shutdown began: windows' actions are turned away.
+  var accepting = true
+  /// True once the log failed or shutdown finished.
+  var stopped = false
+  var effectCseq: Int64
+  var instances: [String: ScopeInstance] = [:]
+  var windows: Set<WindowLink> = []
+
+  /// The client id under which the daemon records the actions of effects and lifecycle.
+  static var daemonClient: String { "concordd" }
+
+  struct Pending {
+    let record: LogRecord
+    let effect: Effect<Action>?
+  }
+
+  struct ActionKey: Hashable {
+    let client: String
+    let cseq: Int64
+  }
+
+  /// An attached scope (`card:42`) and the windows on it.
+  struct ScopeInstance {
+    let key: ScopeKey
+    let scope: AppScope<State, Action>
+    var last: ProjectedState?
+    var windows: Set<WindowLink>
+  }
+
+  init(
+    app: HostedApp<State, Action>, log: ActionLog, booted: BootedState<State>,
+    snapshotInterval: Int64, logger: Logger, onFatal: @escaping @Sendable (String) -> Void
+  ) {
+    self.app = app
+    self.log = log
+    self.logID = log.logID.map { String(format: "%02x", $0) }.joined()
+    self.committer = GroupCommitter(log: log)
+    self.logger = logger
+    self.snapshotInterval = snapshotInterval
+    self.onFatal = onFatal
+    self.effects = EffectRuntime(clock: ContinuousClock()) { [logger] in logger.warning("effect: \($0)") }
+    self.state = booted.state
+    self.committedState = booted.state
+    self.committedSeq = booted.seq
+    self.lastSnapshotSeq = booted.snapshotSeq
+    self.highestCseq = booted.highestCseq
+    self.effectCseq = booted.highestCseq[Self.daemonClient] ?? 0
+  }
+
+  /// Sends the app its `booted` lifecycle action: the first action after replay.
+  func start() {
+    if let booted = app.lifecycle.booted { submitFromDaemon(booted, user: Self.daemonClient, scope: "") }
+  }
+
+  // MARK: - Actions
+
+  /// Reduces an action and queues it for the next commit.
+  func submit(_ action: Action, record: LogRecord, waiter: WindowLink?) {
+    guard !stopped else {
+      waiter?.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: record.cseq))
+      return
+    }
+    let before = state
+    var effect = app.reduce(&state, action)
+    var record = record
+    if let refusal = effect.refusal {
+      state = before
+      record.outcome = .refused(reason: refusal.reason)
+      effect = .none
+    }
+    pending.append(Pending(record: record, effect: effect.isNone ? nil : effect))
+    waiters[ActionKey(client: record.client, cseq: record.cseq), default: []] += waiter.map { [$0] } ?? []
+    startCommitIfIdle()
+  }
+
+  /// An action of the daemon's own: from an effect or the lifecycle.
+  func submitFromDaemon(_ action: Action, user: String, scope: String) {
+    effectCseq += 1
+    guard let record = makeRecord(action, client: Self.daemonClient, cseq: effectCseq, user: user, scope: scope)
+    else { return }
+    submit(action, record: record, waiter: nil)
+  }
+
+  func makeRecord(_ action: Action, client: String, cseq: Int64, user: String, scope: String) -> LogRecord? {
+    do {
+      let json = try JSONValue(encoding: action).jsonText
+      return LogRecord(
+        client: client, cseq: cseq, at: Date(), user: user, scope: scope, action: json, outcome: .applied,
+        app: app.name, appVersion: app.version)
+    } catch {
+      logger.error("an action could not be encoded for the log, and was dropped: \(error)")
+      return nil
+    }
+  }
+
+  /// Where running effects send their actions.
+  var effectDelivery: EffectRuntime<Action>.Delivery {
+    { [weak self] action in
+      guard !Task.isCancelled else { return }
+      await self?.submitFromDaemon(action, user: Self.daemonClient, scope: "")
+    }
+  }
+
+  // MARK: - Group commit
+
+  func startCommitIfIdle() {
+    guard !committing, !pending.isEmpty, !stopped else { return }
+    committing = true
+    let batch = pending
+    pending = []
+    let stateAfter = state
+    Task { await commit(batch, stateAfter: stateAfter) }
+  }
+
+  private func commit(_ batch: [Pending], stateAfter: State) async {
+    do {
+      let appended = try await committer.append(batch.map(\.record))
+      committed(batch, appended: appended, stateAfter: stateAfter)
+      committing = false
+      startCommitIfIdle()
+    } catch {
+      fail("the log could not be written: \(error)", batch: batch)
+    }
+  }
+
+  /// After a commit: updates, then answers, then effects (invariant 1: nothing before this).
+  private func committed(_ batch: [Pending], appended: [Appended], stateAfter: State) {
+    committedState = stateAfter
+    committedSeq = appended.map(\.entry.seq).max().map { max($0, committedSeq) } ?? committedSeq
+    publishChanges()
+    for (pending, result) in zip(batch, appended) {
+      if result.isDuplicate {
+        // The host checks for retries before reducing; a duplicate here means the state holds
+        // an action twice that the log holds once.
+        fail("entry \(result.entry.seq) was reduced twice", batch: [])
+        return
+      }
+      let key = ActionKey(client: pending.record.client, cseq: pending.record.cseq)
+      let answer = Self.answer(for: result.entry)
+      for waiter in waiters.removeValue(forKey: key) ?? [] { waiter.send(answer) }
+    }
+    for pending in batch {
+      guard let effect = pending.effect else { continue }
+      var feedback: [Action] = []
+      _ = effects.start(effect, feedback: &feedback, deliver: effectDelivery)
+      for action in feedback { submitFromDaemon(action, user: Self.daemonClient, scope: "") }
+    }
+    if committedSeq - lastSnapshotSeq >= snapshotInterval { takeSnapshot() }
+  }
+
+  static func answer(for entry: LogEntry) -> ServerMessage {
+    switch entry.record.outcome {
+    case .applied: .ack(client: entry.record.client, cseq: entry.record.cseq, seq: entry.seq)
+    case let .refused(reason):
+      .refused(client: entry.record.client, cseq: entry.record.cseq, seq: entry.seq, reason: reason)
+    }
+  }
+
+  /// Off the hot path: encoding and sealing happen on the commit thread between batches.
+  private func takeSnapshot() {
+    lastSnapshotSeq = committedSeq
+    let (snapshot, seq, log, logger) = (committedState, committedSeq, log, logger)
+    Task {
+      do {
+        try await committer.run { try log.saveSnapshot(snapshot, at: seq) }
+        logger.info("snapshot at seq \(seq)")
+      } catch {
+        logger.error("snapshot at seq \(seq) failed: \(error)")
+      }
+    }
+  }
+
+  /// The log cannot be trusted to hold what the state holds: answer no one, and stop.
+  private func fail(_ reason: String, batch: [Pending]) {
+    stopped = true
+    logger.critical("\(reason); stopping")
+    let affected = batch.map { ActionKey(client: $0.record.client, cseq: $0.record.cseq) } + Array(waiters.keys)
+    for key in affected {
+      for waiter in waiters.removeValue(forKey: key) ?? [] {
+        waiter.send(.error(code: .unavailable, message: "not saved: \(reason)", cseq: key.cseq))
+      }
+    }
+    effects.cancelAll()
+    onFatal(reason)
+  }
+
+  /// Stops taking actions and waits until everything reduced is committed.
+  func drain() async {
+    accepting = false
+    while !stopped, committing || !pending.isEmpty {
+      if !committing { startCommitIfIdle() }
+      try? await Task.sleep(for: .milliseconds(2))
+    }
+    stopped = true
+    effects.cancelAll()
+  }
+}

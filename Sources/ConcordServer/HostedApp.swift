@@ -1,0 +1,58 @@
+import Concord
+import ConcordWire
+
+/// An application the daemon can host: its state, its reducer, its scopes, and how it evolves.
+///
+/// The daemon runtime knows nothing else about the app. Actions are `Codable` because every one
+/// of them is kept in the log (as JSON, with the app's name and version) and replayed at boot.
+///
+/// ```swift
+/// let app = HostedApp(
+///   name: "Counter", version: 1, initialState: Counter(), reducer: counter, environment: (),
+///   scopes: [.scope("count", state: \.count, action: { (delta: Int) in .add(delta) })])
+/// ```
+public struct HostedApp<State: Codable & Sendable, Action: Codable & Sendable>: Sendable {
+  /// Recorded with every entry of the log.
+  public var name: String
+  /// The schema version of the app's actions and state; recorded with every entry.
+  public var version: Int
+  public var initialState: State
+  public var scopes: [AppScope<State, Action>]
+  public var lifecycle: AppLifecycle<Action>
+  let reduce: @Sendable (inout State, Action) -> Effect<Action>
+  /// Turns the JSON of an action written by an older version into this version's JSON.
+  let migrateAction: @Sendable (_ action: JSONValue, _ fromVersion: Int) throws -> JSONValue
+
+  /// - Parameters:
+  ///   - migrateAction: called for each logged action whose version is older than `version`;
+  ///     return the action as this version spells it, or throw to say it cannot be read. The
+  ///     default throws.
+  public init<Environment: Sendable>(
+    name: String, version: Int, initialState: State,
+    reducer: Reducer<State, Action, Environment>, environment: Environment,
+    scopes: [AppScope<State, Action>], lifecycle: AppLifecycle<Action> = AppLifecycle(),
+    migrateAction: @escaping @Sendable (JSONValue, Int) throws -> JSONValue = { _, version in
+      throw MigrationError(message: "no migration from version \(version)")
+    }
+  ) {
+    self.name = name
+    self.version = version
+    self.initialState = initialState
+    self.scopes = scopes
+    self.lifecycle = lifecycle
+    self.reduce = { state, action in reducer.reduce(into: &state, action: action, environment: environment) }
+    self.migrateAction = migrateAction
+  }
+
+  /// The scope named `name` (without its parameter).
+  func scope(named name: String) -> AppScope<State, Action>? {
+    scopes.first { $0.name == name }
+  }
+}
+
+/// Why an older action could not be brought to the current version.
+public struct MigrationError: Error, Sendable, CustomStringConvertible {
+  public var message: String
+  public init(message: String) { self.message = message }
+  public var description: String { message }
+}

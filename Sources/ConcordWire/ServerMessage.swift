@@ -1,0 +1,194 @@
+/// What the daemon sends a window: one JSON object a line, named by its `type`.
+///
+/// ```json
+/// {"type":"welcome","protocol":1,"log_id":"9f2c…","user":"alice","scopes":[{"name":"board"},{"name":"card","parameterized":true}]}
+/// {"type":"snapshot","scope":"card:42","seq":17,"state":{"title":"Fix login"}}
+/// {"type":"ack","cseq":12,"seq":18}
+/// {"type":"update","scope":"card:42","seq":18,"diff":[{"op":"set","path":["title"],"value":"Fix the login"}]}
+/// ```
+public enum ServerMessage: Sendable, Equatable {
+  /// The answer to `hello`.
+  case welcome(Welcome)
+  /// The whole state of a scope at a seq: the answer to `attach`. `logReplaced` is set when the
+  /// window said it last saw another log: its history is not this daemon's.
+  case snapshot(scope: String, seq: Int64, state: JSONValue, logReplaced: Bool)
+  /// A scope's state changed: the diff from the last state this window was sent, or the whole
+  /// state (`reset`) when a diff would not be smaller.
+  case update(scope: String, seq: Int64, change: Change)
+  /// The action `(client, cseq)` is durable in the log as `seq`.
+  case ack(client: String, cseq: Int64, seq: Int64)
+  /// The reducer refused the action; the state did not change. `seq` is where the refusal is
+  /// recorded in the log.
+  case refused(client: String, cseq: Int64, seq: Int64?, reason: String)
+  /// The answer to `detach`.
+  case detached(scope: String)
+  case ping
+  case pong
+  /// Something the peer sent could not be taken; `code` is stable, `message` is for people.
+  case error(code: ErrorCode, message: String, cseq: Int64?)
+
+  /// How an update carries the new state.
+  public enum Change: Sendable, Equatable {
+    case diff(StateDiff)
+    case reset(JSONValue)
+  }
+
+  /// The answer to `hello`: who the daemon is and what it offers.
+  public struct Welcome: Sendable, Equatable, Codable {
+    public var protocolVersion: Int
+    public var logID: String
+    /// The peer's account, as the kernel reports it: the name actions are recorded under.
+    public var user: String
+    /// The newest seq in the log.
+    public var seq: Int64
+    public var app: String
+    public var scopes: [ScopeInfo]
+
+    public init(protocolVersion: Int, logID: String, user: String, seq: Int64, app: String, scopes: [ScopeInfo]) {
+      self.protocolVersion = protocolVersion
+      self.logID = logID
+      self.user = user
+      self.seq = seq
+      self.app = app
+      self.scopes = scopes
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case protocolVersion = "protocol"
+      case logID = "log_id"
+      case user, seq, app, scopes
+    }
+  }
+
+  /// A scope a window may attach to; a parameterized one is named `NAME:PARAMETER`.
+  public struct ScopeInfo: Sendable, Equatable, Codable {
+    public var name: String
+    public var parameterized: Bool
+
+    public init(name: String, parameterized: Bool) {
+      self.name = name
+      self.parameterized = parameterized
+    }
+  }
+
+  /// The stable codes of `error` messages.
+  public enum ErrorCode: String, Sendable, Codable, CaseIterable {
+    /// The line was not a JSON object, or not a message this protocol knows.
+    case badMessage = "bad-message"
+    /// The line was longer than ``WireLimits/maximumMessageBytes``.
+    case tooLong = "too-long"
+    /// The peer did not say `hello` first, or spoke another protocol version.
+    case handshake
+    /// No scope of that name, or no element for that parameter.
+    case unknownScope = "unknown-scope"
+    /// An action for a scope the window is not attached to.
+    case notAttached = "not-attached"
+    /// The action did not decode as one of the scope's actions.
+    case badAction = "bad-action"
+    /// The window has fallen too far behind, or is being disconnected.
+    case overloaded
+    /// The log could not be written; nothing was acknowledged.
+    case unavailable
+  }
+}
+
+extension ServerMessage: Codable {
+  enum CodingKeys: String, CodingKey {
+    case type, scope, seq, state, diff, reset, client, cseq, reason, code, message
+    case logReplaced = "log_replaced"
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let type = try container.decode(String.self, forKey: .type)
+    switch type {
+    case "welcome":
+      self = .welcome(try Welcome(from: decoder))
+    case "snapshot":
+      self = .snapshot(
+        scope: try container.decode(String.self, forKey: .scope),
+        seq: try container.decode(Int64.self, forKey: .seq),
+        state: try container.decode(JSONValue.self, forKey: .state),
+        logReplaced: try container.decodeIfPresent(Bool.self, forKey: .logReplaced) ?? false)
+    case "update":
+      let change: Change
+      if let reset = try container.decodeIfPresent(JSONValue.self, forKey: .reset) {
+        change = .reset(reset)
+      } else {
+        change = .diff(try container.decode(StateDiff.self, forKey: .diff))
+      }
+      self = .update(
+        scope: try container.decode(String.self, forKey: .scope),
+        seq: try container.decode(Int64.self, forKey: .seq), change: change)
+    case "ack":
+      self = .ack(
+        client: try container.decode(String.self, forKey: .client),
+        cseq: try container.decode(Int64.self, forKey: .cseq),
+        seq: try container.decode(Int64.self, forKey: .seq))
+    case "refused":
+      self = .refused(
+        client: try container.decode(String.self, forKey: .client),
+        cseq: try container.decode(Int64.self, forKey: .cseq),
+        seq: try container.decodeIfPresent(Int64.self, forKey: .seq),
+        reason: try container.decode(String.self, forKey: .reason))
+    case "detached":
+      self = .detached(scope: try container.decode(String.self, forKey: .scope))
+    case "ping": self = .ping
+    case "pong": self = .pong
+    case "error":
+      self = .error(
+        code: try container.decode(ErrorCode.self, forKey: .code),
+        message: try container.decode(String.self, forKey: .message),
+        cseq: try container.decodeIfPresent(Int64.self, forKey: .cseq))
+    default:
+      throw DecodingError.dataCorruptedError(
+        forKey: .type, in: container, debugDescription: "unknown message type \"\(type)\"")
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    switch self {
+    case let .welcome(welcome):
+      try container.encode("welcome", forKey: .type)
+      try welcome.encode(to: encoder)
+    case let .snapshot(scope, seq, state, logReplaced):
+      try container.encode("snapshot", forKey: .type)
+      try container.encode(scope, forKey: .scope)
+      try container.encode(seq, forKey: .seq)
+      try container.encode(state, forKey: .state)
+      if logReplaced { try container.encode(true, forKey: .logReplaced) }
+    case let .update(scope, seq, change):
+      try container.encode("update", forKey: .type)
+      try container.encode(scope, forKey: .scope)
+      try container.encode(seq, forKey: .seq)
+      switch change {
+      case let .diff(diff): try container.encode(diff, forKey: .diff)
+      case let .reset(state): try container.encode(state, forKey: .reset)
+      }
+    case let .ack(client, cseq, seq):
+      try container.encode("ack", forKey: .type)
+      try container.encode(client, forKey: .client)
+      try container.encode(cseq, forKey: .cseq)
+      try container.encode(seq, forKey: .seq)
+    case let .refused(client, cseq, seq, reason):
+      try container.encode("refused", forKey: .type)
+      try container.encode(client, forKey: .client)
+      try container.encode(cseq, forKey: .cseq)
+      try container.encodeIfPresent(seq, forKey: .seq)
+      try container.encode(reason, forKey: .reason)
+    case let .detached(scope):
+      try container.encode("detached", forKey: .type)
+      try container.encode(scope, forKey: .scope)
+    case .ping:
+      try container.encode("ping", forKey: .type)
+    case .pong:
+      try container.encode("pong", forKey: .type)
+    case let .error(code, message, cseq):
+      try container.encode("error", forKey: .type)
+      try container.encode(code, forKey: .code)
+      try container.encode(message, forKey: .message)
+      try container.encodeIfPresent(cseq, forKey: .cseq)
+    }
+  }
+}

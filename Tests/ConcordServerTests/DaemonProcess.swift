@@ -1,0 +1,86 @@
+import ConcordWire
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `concordd` binary, started on a home in a fresh temporary directory.
+final class DaemonProcess: @unchecked Sendable {
+  let home: URL
+  let process = Process()
+  let stderr = Pipe()
+  var socketPath: String { home.appending(path: "concordd.sock").path }
+
+  /// The directory of the test binary holds the package's other products too.
+  static var binary: URL {
+    let directory = Bundle.main.executableURL!.deletingLastPathComponent()
+    for candidate in [directory, directory.deletingLastPathComponent()] {
+      let url = candidate.appending(path: "concordd")
+      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return URL(filePath: ".build/debug/concordd")
+  }
+
+  /// A fresh home, short enough for a socket path.
+  static func makeHome() -> URL {
+    let url = URL(filePath: "/tmp").appending(path: "cd-\(UUID().uuidString.prefix(8))")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    return url
+  }
+
+  init(home: URL = DaemonProcess.makeHome(), arguments: [String] = []) {
+    self.home = home
+    process.executableURL = Self.binary
+    process.arguments = ["--home", home.path, "--log-level", "notice"] + arguments
+    process.standardError = stderr
+    process.standardOutput = FileHandle.nullDevice
+  }
+
+  /// Starts the daemon and waits until it answers on its socket.
+  @discardableResult
+  func start() throws -> DaemonProcess {
+    try process.run()
+    let deadline = Date().addingTimeInterval(20)
+    while Date() < deadline {
+      if let peer = try? RawPeer(path: socketPath) {
+        peer.close()
+        return self
+      }
+      if !process.isRunning { break }
+      usleep(20_000)
+    }
+    throw DaemonTestError("concordd did not start: \(errorOutput())")
+  }
+
+  func errorOutput() -> String {
+    if process.isRunning { return "(still running)" }
+    return String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  }
+
+  func kill9() {
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+
+  /// SIGTERM, then the exit status.
+  func terminate() -> Int32 {
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  deinit {
+    if process.isRunning { kill9() }
+  }
+
+  func removeHome() {
+    try? FileManager.default.removeItem(at: home)
+  }
+}
+
+struct DaemonTestError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,102 @@
+import ConcordWire
+import Foundation
+import Testing
+
+/// Bad input gets an error or a clean close, and everyone else is served unharmed (invariant 8).
+@Suite(.serialized) struct HostileInputTests {
+  @Test func badInputIsAnsweredAndAWellBehavedWindowKeepsItsUpdates() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let bystander = try RawPeer(path: daemon.socketPath)
+    try bystander.hello()
+    var counter = try bystander.attach("counter")
+    var next: Int64 = 1
+    let actor = try RawPeer(path: daemon.socketPath)
+    try actor.hello()
+    _ = try actor.attach("counter")
+    /// After each attack, an action from a good window still reaches the bystander.
+    func stillServed() throws {
+      try actor.send(.send(scope: "counter", action: .object(["increment": .object([:])]), client: "good", cseq: next))
+      try actor.receive { if case .ack(_, next, _) = $0 { true } else { false } }
+      next += 1
+      counter = try bystander.stateAfterUpdate(of: "counter", from: counter)
+      #expect(counter == .number(Double(next - 1)))
+    }
+
+    func expectError(_ peer: RawPeer, _ code: ServerMessage.ErrorCode) throws {
+      let seen = try peer.receive { if case .error = $0 { true } else { false } }
+      guard case let .error(got, message, _)? = seen.last else { return }
+      #expect(got == code, "\(message)")
+    }
+
+    // Before hello, nothing else is taken.
+    let rude = try RawPeer(path: daemon.socketPath)
+    try rude.send(.attach(scope: "counter", since: nil))
+    try expectError(rude, .handshake)
+    try stillServed()
+
+    let peer = try RawPeer(path: daemon.socketPath)
+    try peer.hello()
+    for (line, code) in [
+      ("this is not json\n", ServerMessage.ErrorCode.badMessage),
+      (#"{"type":"launch","rockets":3}"# + "\n", .badMessage),
+      (#"[1,2,3]"# + "\n", .badMessage),
+      (#"{"type":"attach","scope":"nowhere"}"# + "\n", .unknownScope),
+      (#"{"type":"attach","scope":"note:999"}"# + "\n", .unknownScope),
+      (#"{"type":"attach","scope":"note"}"# + "\n", .unknownScope),
+      (#"{"type":"send","scope":"notes","client":"x","cseq":1,"action":{"add":{"text":"sneaky"}}}"# + "\n", .notAttached),
+    ] {
+      try peer.write(line)
+      try expectError(peer, code)
+      try stillServed()
+    }
+    _ = try peer.attach("counter")
+    try peer.write(#"{"type":"send","scope":"counter","client":"x","cseq":1,"action":{"launch":{}}}"# + "\n")
+    try expectError(peer, .badAction)
+    try peer.write([0xff, 0xfe, 0x00, 0x13, 0x37, 0x0a])
+    try expectError(peer, .badMessage)
+    try stillServed()
+
+    // A line over 1 MiB is refused as soon as it is too long, and the connection closed.
+    let flooder = try RawPeer(path: daemon.socketPath)
+    try flooder.hello()
+    try? flooder.write([UInt8](repeating: UInt8(ascii: "a"), count: WireLimits.maximumMessageBytes + 10))
+    try expectError(flooder, .tooLong)
+    #expect(try flooder.readLine() == nil)
+    try stillServed()
+
+    // Half a line, then gone.
+    let quitter = try RawPeer(path: daemon.socketPath)
+    try quitter.hello()
+    try quitter.write(#"{"type":"send","scope":"coun"#)
+    quitter.close()
+    try stillServed()
+
+    // 500 connections opened and dropped.
+    for _ in 0..<500 { try RawPeer(path: daemon.socketPath).close() }
+    try stillServed()
+  }
+
+  @Test func aWindowThatStopsReadingDoesNotSlowTheOthers() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let stuck = try RawPeer(path: daemon.socketPath)
+    try stuck.hello()
+    _ = try stuck.attach("notes")
+    // A big state that changes often: the stuck window never reads it.
+    let writer = try RawPeer(path: daemon.socketPath)
+    try writer.hello()
+    _ = try writer.attach("notes")
+    let text = String(repeating: "x", count: 4000)
+    for cseq in 1...150 {
+      try writer.send(.send(scope: "notes", action: .object(["add": .object(["text": .string("\(cseq) \(text)")])]), client: "writer", cseq: Int64(cseq)))
+      try writer.receive { if case .ack(_, Int64(cseq), _) = $0 { true } else { false } }
+    }
+    // The writer kept getting its answers; the stuck window's pending updates collapsed into one.
+    var updates = 0
+    while let message = try? stuck.receive(timeout: 2) {
+      if case .update = message { updates += 1 }
+    }
+    #expect(updates < 150)
+  }
+}

@@ -1,0 +1,90 @@
+import ConcordWire
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One daemon per home, stale sockets recovered, clean shutdown, strangers refused.
+@Suite(.serialized) struct LifecycleTests {
+  @Test func aSecondDaemonOnTheSameHomeRefusesToStart() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let second = DaemonProcess(home: daemon.home)
+    try second.process.run()
+    second.process.waitUntilExit()
+    #expect(second.process.terminationStatus == 1)
+    #expect(second.errorOutput().contains("already running (pid \(daemon.process.processIdentifier))"))
+    // The first one is unharmed.
+    let window = try RawPeer(path: daemon.socketPath)
+    try window.hello()
+  }
+
+  @Test func aStaleSocketFromACrashIsReplaced() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    daemon.kill9()
+    #expect(FileManager.default.fileExists(atPath: daemon.socketPath))
+    let restarted = try DaemonProcess(home: daemon.home).start()
+    let window = try RawPeer(path: restarted.socketPath)
+    #expect(try window.hello().seq >= 1)
+  }
+
+  @Test func sigtermStopsCleanlyWithACheckpointAndNoSocket() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let window = try RawPeer(path: daemon.socketPath)
+    try window.hello()
+    _ = try window.attach("counter")
+    try window.send(.send(scope: "counter", action: .object(["increment": .object([:])]), client: "w", cseq: 1))
+    try window.receive { if case .ack(_, 1, _) = $0 { true } else { false } }
+    let started = Date()
+    #expect(daemon.terminate() == 0)
+    #expect(Date().timeIntervalSince(started) < 3)
+    #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    let checkpoint = try String(contentsOf: daemon.home.appending(path: "log.sqlite.checkpoint"), encoding: .utf8)
+    #expect(checkpoint.contains("\"seq\""))
+  }
+
+  @Test func theSocketAndHomeAreClosedToOthers() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let socket = try FileManager.default.attributesOfItem(atPath: daemon.socketPath)
+    #expect((socket[.posixPermissions] as? Int) == 0o600)
+    let home = try FileManager.default.attributesOfItem(atPath: daemon.home.path)
+    #expect((home[.posixPermissions] as? Int) == 0o700)
+  }
+
+  @Test func anotherAccountIsRefused() throws {
+    // Needs root to become `nobody`; elsewhere there is no other account to try with.
+    guard getuid() == 0, let nobody = getpwnam("nobody") else { return }
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    // The socket is 0600, so open it for the test: the peer check must hold on its own.
+    chmod(daemon.home.path, 0o711)
+    chmod(daemon.socketPath, 0o666)
+    let uid = nobody.pointee.pw_uid
+    let gid = nobody.pointee.pw_gid
+    let pipe = Pipe()
+    let child = Process()
+    child.executableURL = URL(filePath: "/usr/bin/env")
+    // A raw peer as `nobody`: python3 is on every machine this runs on.
+    child.arguments = [
+      "python3", "-c",
+      """
+      import os, socket
+      os.setgid(\(gid)); os.setuid(\(uid))
+      s = socket.socket(socket.AF_UNIX); s.connect("\(daemon.socketPath)")
+      s.sendall(b'{"type":"hello","protocol":1}\\n')
+      print(s.makefile().readline().strip())
+      """,
+    ]
+    child.standardOutput = pipe
+    try child.run()
+    child.waitUntilExit()
+    let answer = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(answer.contains("may not use this daemon"), "\(answer)")
+    #expect(!answer.contains("welcome"))
+  }
+}

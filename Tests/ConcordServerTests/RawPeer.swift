@@ -1,0 +1,109 @@
+import ConcordWire
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A raw Unix-socket peer: writes bytes, reads lines, with timeouts. What a script or an
+/// attacker would be.
+final class RawPeer: @unchecked Sendable {
+  private var fd: Int32
+  private var buffer: [UInt8] = []
+
+  init(path: String) throws {
+    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw DaemonTestError("socket: \(errno)") }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: bytes.prefix(raw.count - 1))
+    }
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard result == 0 else {
+      Glibc.close(fd)
+      throw DaemonTestError("connect: \(String(cString: strerror(errno)))")
+    }
+  }
+
+  func write(_ bytes: [UInt8]) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      guard written > 0 else { throw DaemonTestError("write failed: \(String(cString: strerror(errno)))") }
+      offset += written
+    }
+  }
+
+  func write(_ text: String) throws { try write(Array(text.utf8)) }
+
+  func send(_ message: ClientMessage) throws {
+    try write([UInt8](try WireCoding.line(for: message)))
+  }
+
+  /// The next line, or nil when the daemon closed the connection; throws after `timeout`.
+  func readLine(timeout: TimeInterval = 10) throws -> String? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeFirst(newline + 1)
+        return line
+      }
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0 else { throw DaemonTestError("no line within \(timeout) s; have \(buffer.count) bytes") }
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { continue }
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      let count = recv(fd, &chunk, chunk.count, 0)
+      if count <= 0 { return nil }
+      buffer.append(contentsOf: chunk[..<count])
+    }
+  }
+
+  /// The next message from the daemon.
+  func receive(timeout: TimeInterval = 10) throws -> ServerMessage? {
+    guard let line = try readLine(timeout: timeout) else { return nil }
+    return try WireCoding.decode(ServerMessage.self, from: Array(line.utf8))
+  }
+
+  /// Reads messages until one matches; the others are returned too.
+  @discardableResult
+  func receive(until matches: (ServerMessage) -> Bool, timeout: TimeInterval = 10) throws -> [ServerMessage] {
+    var seen: [ServerMessage] = []
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      guard let message = try receive(timeout: max(0.01, deadline.timeIntervalSinceNow)) else {
+        throw DaemonTestError("connection closed; saw \(seen)")
+      }
+      seen.append(message)
+      if matches(message) { return seen }
+    }
+  }
+
+  /// Says hello and returns the welcome.
+  @discardableResult
+  func hello() throws -> ServerMessage.Welcome {
+    try send(.hello(protocolVersion: WireProtocol.version, client: nil))
+    guard case let .welcome(welcome)? = try receive() else { throw DaemonTestError("no welcome") }
+    return welcome
+  }
+
+  /// Attaches and returns the snapshot's state.
+  func attach(_ scope: String) throws -> JSONValue {
+    try send(.attach(scope: scope, since: nil))
+    let seen = try receive { if case .snapshot(scope, _, _, _) = $0 { true } else { false } }
+    guard case let .snapshot(_, _, state, _) = seen.last! else { fatalError() }
+    return state
+  }
+
+  func close() {
+    if fd >= 0 { Glibc.close(fd) }
+    fd = -1
+  }
+
+  deinit { close() }
+}
