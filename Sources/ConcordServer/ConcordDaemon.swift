@@ -69,7 +69,15 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
       try await channel.executeThenClose { connections in
         try await withThrowingDiscardingTaskGroup { group in
           for try await connection in connections {
-            let peer = (try? await Self.peerCredentials(of: connection.channel)) ?? PeerCredentials(pid: 0, uid: .max, gid: .max)
+            let peer: PeerCredentials
+            do {
+              peer = try await Self.peerCredentials(of: connection.channel)
+            } catch {
+              // Usually a peer that connected and left at once. Not knowing who is there, the
+              // daemon lets no one in.
+              logger.debug("could not read a connection's credentials: \(error)")
+              peer = PeerCredentials(pid: 0, uid: .max, gid: .max)
+            }
             let id = "w\(counter.add(1, ordering: .relaxed).newValue)"
             let link = WindowLink(id: id, peer: peer) { connection.channel.close(promise: nil) }
             guard policy.allows(peer) else {
@@ -150,10 +158,22 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
   }
 
   private static func refuse(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: PeerCredentials) async {
-    try? await connection.executeThenClose { _, outbound in
+    try? await connection.executeThenClose { inbound, outbound in
       let message = ServerMessage.error(
         code: .handshake, message: "uid \(peer.uid) may not use this daemon", cseq: nil)
       try await outbound.write(ByteBuffer(bytes: try WireCoding.line(for: message)))
+      try await lingerBeforeClosing(inbound)
+    }
+  }
+
+  /// Reads (and drops) what the peer already sent, for a moment, before closing: a socket
+  /// closed with unread input resets the connection, and the peer might lose the answer.
+  static func lingerBeforeClosing(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async throws {
+    try await withThrowingTaskGroup { group in
+      group.addTask { for try await _ in inbound {} }
+      group.addTask { try await Task.sleep(for: .milliseconds(500)) }
+      _ = try await group.next()
+      group.cancelAll()
     }
   }
 }

@@ -10,7 +10,8 @@ import Glibc
 final class DaemonProcess: @unchecked Sendable {
   let home: URL
   let process = Process()
-  let stderr = Pipe()
+  /// The daemon's standard error goes to a file: a pipe nobody reads would fill and block it.
+  let stderrURL: URL
   var socketPath: String { home.appending(path: "concordd.sock").path }
 
   /// The directory of the test binary holds the package's other products too.
@@ -34,7 +35,9 @@ final class DaemonProcess: @unchecked Sendable {
     self.home = home
     process.executableURL = Self.binary
     process.arguments = ["--home", home.path, "--log-level", "notice"] + arguments
-    process.standardError = stderr
+    stderrURL = URL(filePath: home.path + "-\(UUID().uuidString.prefix(8)).stderr")
+    FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+    process.standardError = try? FileHandle(forWritingTo: stderrURL)
     process.standardOutput = FileHandle.nullDevice
   }
 
@@ -55,8 +58,7 @@ final class DaemonProcess: @unchecked Sendable {
   }
 
   func errorOutput() -> String {
-    if process.isRunning { return "(still running)" }
-    return String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    (try? String(contentsOf: stderrURL, encoding: .utf8)) ?? ""
   }
 
   func kill9() {
@@ -77,6 +79,7 @@ final class DaemonProcess: @unchecked Sendable {
 
   func removeHome() {
     try? FileManager.default.removeItem(at: home)
+    try? FileManager.default.removeItem(at: stderrURL)
   }
 }
 

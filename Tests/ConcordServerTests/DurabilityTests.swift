@@ -66,7 +66,14 @@ import Glibc
     }
     threads.forEach { $0.start() }
     // Let them run, then pull the plug in the middle of the stream.
-    while acknowledged.count < 300 { usleep(10_000) }
+    let deadline = Date().addingTimeInterval(60)
+    while acknowledged.count < 300 {
+      guard Date() < deadline else {
+        Issue.record("only \(acknowledged.count) acknowledgements in a minute: \(daemon.errorOutput())")
+        return
+      }
+      usleep(10_000)
+    }
     daemon.kill9()
     usleep(200_000)
     let acked = acknowledged.count

@@ -76,11 +76,12 @@ import Glibc
       import os, socket
       os.setgid(\(gid)); os.setuid(\(uid))
       s = socket.socket(socket.AF_UNIX); s.connect("\(daemon.socketPath)")
-      s.sendall(b'{"type":"hello","protocol":1}\\n')
+      # A refused peer is told at once, before it says anything.
       print(s.makefile().readline().strip())
       """,
     ]
     child.standardOutput = pipe
+    child.standardError = pipe
     try child.run()
     child.waitUntilExit()
     let answer = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

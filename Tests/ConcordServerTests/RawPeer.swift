@@ -88,7 +88,8 @@ final class RawPeer: @unchecked Sendable {
   @discardableResult
   func hello() throws -> ServerMessage.Welcome {
     try send(.hello(protocolVersion: WireProtocol.version, client: nil))
-    guard case let .welcome(welcome)? = try receive() else { throw DaemonTestError("no welcome") }
+    let answer = try receive()
+    guard case let .welcome(welcome)? = answer else { throw DaemonTestError("expected a welcome, got \(String(describing: answer))") }
     return welcome
   }
 
