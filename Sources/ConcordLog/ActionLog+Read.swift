@@ -7,7 +7,8 @@ extension ActionLog {
   /// log is.
   ///
   /// Throws ``LogError/corruptEntry(seq:reason:)`` at the first entry that does not open or does
-  /// not follow its predecessor.
+  /// not follow its predecessor. An error `body` throws ends the walk and is rethrown as it is:
+  /// it is the caller's, not a fault of the log.
   ///
   /// ```swift
   /// try log.forEachEntry(from: 1) { entry in state = reduce(state, entry.record) }
@@ -15,8 +16,22 @@ extension ActionLog {
   public func forEachEntry(
     from: Int64 = 1, through: Int64? = nil, _ body: (LogEntry) throws -> Void
   ) throws {
-    try reading {
-      try database.read { db in try readEntries(db, from: from, through: through, body) }
+    var callerError: (any Error)?
+    do {
+      try reading {
+        try database.read { db in
+          try readEntries(db, from: from, through: through) { entry in
+            do {
+              try body(entry)
+            } catch {
+              callerError = error
+              throw error
+            }
+          }
+        }
+      }
+    } catch {
+      throw callerError ?? error
     }
   }
 

@@ -85,6 +85,20 @@ import Testing
     #expect(report.checkedCheckpoints >= 2)
   }
 
+  @Test func anErrorFromTheReaderComesBackAsItIsNotAsALogFault() throws {
+    struct Stop: Error, Equatable {}
+    let log = try LogFixture().open()
+    try log.append((1...3).map { record($0) })
+    var seen: [Int64] = []
+    #expect(throws: Stop()) {
+      try log.forEachEntry { entry in
+        seen.append(entry.seq)
+        if entry.seq == 2 { throw Stop() }
+      }
+    }
+    #expect(seen == [1, 2])
+  }
+
   @Test func aFullDiskFailsTheWholeBatchAndTheLogStaysAppendable() throws {
     let fixture = LogFixture()
     let small = ActionLog.Options(maximumPageCount: 40)
