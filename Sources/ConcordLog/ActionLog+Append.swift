@@ -23,12 +23,11 @@ extension ActionLog {
       // The tail is read and moved inside the writer's turn, after the commit: appends from
       // several threads take their seqs one batch after another.
       try database.writeWithoutTransaction { db in
-        var written: ([Appended], Tail)?
+        var written: ([Appended], Tail) = ([], tail.withLock { $0 })
         try db.inTransaction {
-          written = try insert(records, after: tail.withLock { $0 }, in: db)
+          written = try insert(records, after: written.1, in: db)
           return .commit
         }
-        guard let written else { throw LogError.writeFailed(path: path, reason: "the batch was not committed") }
         tail.withLock { $0 = written.1 }
         return written
       }

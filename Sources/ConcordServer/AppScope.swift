@@ -1,4 +1,5 @@
 import ConcordWire
+import Foundation
 
 /// A named, derived child store the daemon serves: a projection of the app's state to a child
 /// state, and an embedding of the child's actions into the app's actions.
@@ -56,19 +57,23 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
 struct ProjectedState: Sendable {
   private let value: any Sendable
   private let isEqual: @Sendable (any Sendable) -> Bool
-  private let encode: @Sendable () throws -> JSONValue
+  private let encode: @Sendable () throws -> (json: JSONValue, bytes: Int)
 
   init<Child: Encodable & Equatable & Sendable>(_ child: Child) {
     value = child
     isEqual = { other in (other as? Child) == child }
-    encode = { try JSONValue(encoding: child) }
+    encode = {
+      let data = try JSONEncoder().encode(child)
+      return (try JSONDecoder().decode(JSONValue.self, from: data), data.count)
+    }
   }
 
   func hasSameValue(as other: ProjectedState?) -> Bool {
     other.map { isEqual($0.value) } ?? false
   }
 
-  func json() throws -> JSONValue { try encode() }
+  /// The state as JSON, with the size of its text: what a whole-state `reset` would cost.
+  func json() throws -> (json: JSONValue, bytes: Int) { try encode() }
 }
 
 /// A scope name as a window writes it: `board`, or `card:42`.

@@ -32,7 +32,9 @@ extension HostedApp {
       highestCseq: try log.highestCseqByClient(), replayed: 0)
     try log.forEachEntry(from: booted.seq + 1) { entry in
       let action = try decodeLogged(entry)
-      let before = booted.state
+      // Only a refusal needs the state from before; keeping it for every entry would make each
+      // reduction copy what it mutates, over the whole tail.
+      let before: State? = if case .refused = entry.record.outcome { booted.state } else { nil }
       let effect = reduce(&booted.state, action)
       switch (entry.record.outcome, effect.refusal) {
       case (.applied, nil), (.refused, .some):
@@ -44,7 +46,7 @@ extension HostedApp {
         throw BootError(
           description: "replaying entry \(entry.seq) applies it, but it was refused when it was written; the state would differ from the one the log records")
       }
-      if effect.refusal != nil { booted.state = before }
+      if let before { booted.state = before }
       booted.seq = entry.seq
       booted.replayed += 1
     }
@@ -66,7 +68,7 @@ extension HostedApp {
       if record.appVersion < version { json = try migrateAction(json, record.appVersion) }
       return try json.decode(Action.self)
     } catch {
-      throw BootError(description: "\(where_) cannot be read: \(describe(error))")
+      throw BootError(description: "\(where_) cannot be read: \(WireCoding.describe(error))")
     }
   }
 }

@@ -161,7 +161,7 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
     try? await connection.executeThenClose { inbound, outbound in
       let message = ServerMessage.error(
         code: .handshake, message: "uid \(peer.uid) may not use this daemon", cseq: nil)
-      try await outbound.write(ByteBuffer(bytes: try WireCoding.line(for: message)))
+      try await outbound.write(ByteBuffer(bytes: try WireCoding().line(for: message)))
       try await lingerBeforeClosing(inbound)
     }
   }

@@ -16,11 +16,7 @@ final class GroupCommitter: Sendable {
 
   /// Appends `records` in one transaction; returns when they are durable.
   func append(_ records: [LogRecord]) async throws -> [Appended] {
-    try await withCheckedThrowingContinuation { continuation in
-      queue.async { [log] in
-        continuation.resume(with: Result { try log.append(records) })
-      }
-    }
+    try await run { [log] in try log.append(records) }
   }
 
   /// Runs `work` on the commit thread, after the batches before it.

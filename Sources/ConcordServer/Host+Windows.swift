@@ -7,7 +7,7 @@ extension Host {
   func welcome(for window: WindowLink) -> ServerMessage.Welcome {
     windows.insert(window)
     return ServerMessage.Welcome(
-      protocolVersion: WireProtocol.version, logID: logID, user: window.peer.userName, seq: committedSeq,
+      protocolVersion: WireProtocol.version, logID: logID, user: window.user, seq: committedSeq,
       app: app.name, scopes: app.scopes.map { .init(name: $0.name, parameterized: $0.isParameterized) })
   }
 
@@ -30,7 +30,9 @@ extension Host {
 
   func disconnected(_ window: WindowLink) {
     guard windows.remove(window) != nil else { return }
-    for scope in window.attached.withLock({ $0 }) { detach(scope, window: window, answer: false) }
+    for (scope, instance) in instances where instance.windows.contains(window) {
+      detach(scope, window: window, answer: false)
+    }
   }
 
   private func attach(_ text: String, since: LogPosition?, window: WindowLink) {
@@ -43,7 +45,7 @@ extension Host {
       let usage = scope.isParameterized ? "\(scope.name):PARAMETER" : scope.name
       return window.send(.error(code: .unknownScope, message: "attach to the scope as \(usage)", cseq: nil))
     }
-    guard let projected = scope.project(committedState, key.parameter), let json = try? projected.json() else {
+    guard let projected = scope.project(committedState, key.parameter), let json = try? projected.json().json else {
       return window.send(.error(code: .unknownScope, message: "\(key) names nothing in the state", cseq: nil))
     }
     let scopeName = key.description
@@ -51,31 +53,27 @@ extension Host {
     if instance.windows.isEmpty { instance.last = projected }
     let isNew = instance.windows.insert(window).inserted
     instances[scopeName] = instance
-    window.attached.withLock { _ = $0.insert(scopeName) }
     let replaced = since.map { $0.logID != logID } ?? false
     window.outbox.attach(
       scopeName, snapshot: .snapshot(scope: scopeName, seq: committedSeq, state: json, logReplaced: replaced),
       seq: committedSeq, state: json)
     if isNew, let event = app.lifecycle.windowAttached?(windowEvent(window, scopeName)) {
-      submitFromDaemon(event, user: window.peer.userName, scope: scopeName)
+      submitFromDaemon(event, user: window.user, scope: scopeName)
     }
   }
 
   private func detach(_ scopeName: String, window: WindowLink, answer: Bool) {
-    let wasAttached = window.attached.withLock { $0.remove(scopeName) != nil }
-    if var instance = instances[scopeName] {
-      instance.windows.remove(window)
-      instances[scopeName] = instance.windows.isEmpty ? nil : instance
-    }
+    let wasAttached = instances[scopeName]?.windows.remove(window) != nil
+    if instances[scopeName]?.windows.isEmpty == true { instances[scopeName] = nil }
     window.outbox.detach(scopeName)
     if answer { window.send(.detached(scope: scopeName)) }
     if wasAttached, let event = app.lifecycle.windowDetached?(windowEvent(window, scopeName)) {
-      submitFromDaemon(event, user: window.peer.userName, scope: scopeName)
+      submitFromDaemon(event, user: window.user, scope: scopeName)
     }
   }
 
   private func windowEvent(_ window: WindowLink, _ scope: String) -> WindowEvent {
-    WindowEvent(user: window.peer.userName, scope: scope, window: window.id)
+    WindowEvent(user: window.user, scope: scope, window: window.id)
   }
 
   private func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, window: WindowLink) {
@@ -85,7 +83,7 @@ extension Host {
     guard client != Self.daemonClient, !client.isEmpty else {
       return window.send(.error(code: .badMessage, message: "the client id \"\(client)\" is reserved", cseq: cseq))
     }
-    guard window.attached.withLock({ $0.contains(scopeName) }), let instance = instances[scopeName] else {
+    guard let instance = instances[scopeName], instance.windows.contains(window) else {
       return window.send(
         .error(code: .notAttached, message: "attach to \(scopeName) before sending its actions", cseq: cseq))
     }
@@ -94,7 +92,7 @@ extension Host {
       action = try instance.scope.embed(instance.key.parameter, json)
     } catch {
       return window.send(
-        .error(code: .badAction, message: "not an action of \(scopeName): \(describe(error))", cseq: cseq))
+        .error(code: .badAction, message: "not an action of \(scopeName): \(WireCoding.describe(error))", cseq: cseq))
     }
     let key = ActionKey(client: client, cseq: cseq)
     if waiters[key] != nil {
@@ -113,7 +111,7 @@ extension Host {
     }
     highestCseq[client] = max(highestCseq[client] ?? cseq, cseq)
     guard
-      let record = makeRecord(action, client: client, cseq: cseq, user: window.peer.userName, scope: scopeName)
+      let record = makeRecord(action, client: client, cseq: cseq, user: window.user, scope: scopeName)
     else {
       return window.send(.error(code: .badAction, message: "the action could not be recorded", cseq: cseq))
     }
@@ -128,22 +126,10 @@ extension Host {
       if projected == nil, instance.last == nil { continue }
       instances[name]?.last = projected
       // An element that is gone shows as null: the window says so rather than keep a stale view.
-      let json = (try? projected?.json()) ?? .null
-      for window in instance.windows { window.outbox.scopeChanged(name, seq: committedSeq, state: json) }
+      let (json, bytes) = (try? projected?.json()) ?? (.null, 4)
+      for window in instance.windows {
+        window.outbox.scopeChanged(name, seq: committedSeq, state: json, bytes: bytes)
+      }
     }
-  }
-}
-
-/// A decoding error in a sentence.
-func describe(_ error: any Error) -> String {
-  switch error {
-  case let DecodingError.dataCorrupted(context): return context.debugDescription
-  case let DecodingError.keyNotFound(key, _): return "the field \"\(key.stringValue)\" is missing"
-  case let DecodingError.typeMismatch(type, context):
-    let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-    return "expected \(type) at \(path.isEmpty ? "the top" : path)"
-  case let DecodingError.valueNotFound(_, context):
-    return "a value is missing at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-  default: return "\(error)"
   }
 }

@@ -21,6 +21,8 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   /// Called once when the daemon must stop: the log could not be written.
   let onFatal: @Sendable (String) -> Void
   let effects: EffectRuntime<Action>
+  /// Writes each action's JSON for the log; one, reused, on the send path.
+  let actionEncoder: JSONEncoder
 
   /// The state with every reduced action, durable or not.
   var state: State
@@ -76,6 +78,8 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
     self.snapshotInterval = snapshotInterval
     self.onFatal = onFatal
     self.effects = EffectRuntime(clock: ContinuousClock()) { [logger] in logger.warning("effect: \($0)") }
+    self.actionEncoder = JSONEncoder()
+    actionEncoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     self.state = booted.state
     self.committedState = booted.state
     self.committedSeq = booted.seq
@@ -120,7 +124,7 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
 
   func makeRecord(_ action: Action, client: String, cseq: Int64, user: String, scope: String) -> LogRecord? {
     do {
-      let json = try JSONValue(encoding: action).jsonText
+      let json = String(decoding: try actionEncoder.encode(action), as: UTF8.self)
       return LogRecord(
         client: client, cseq: cseq, at: Date(), user: user, scope: scope, action: json, outcome: .applied,
         app: app.name, appVersion: app.version)
@@ -156,20 +160,20 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
       committing = false
       startCommitIfIdle()
     } catch {
-      fail("the log could not be written: \(error)", batch: batch)
+      fail("the log could not be written: \(error)")
     }
   }
 
   /// After a commit: updates, then answers, then effects (invariant 1: nothing before this).
   private func committed(_ batch: [Pending], appended: [Appended], stateAfter: State) {
     committedState = stateAfter
-    committedSeq = appended.map(\.entry.seq).max().map { max($0, committedSeq) } ?? committedSeq
+    committedSeq = appended.map(\.entry.seq).max() ?? committedSeq
     publishChanges()
     for (pending, result) in zip(batch, appended) {
       if result.isDuplicate {
         // The host checks for retries before reducing; a duplicate here means the state holds
         // an action twice that the log holds once.
-        fail("entry \(result.entry.seq) was reduced twice", batch: [])
+        fail("entry \(result.entry.seq) was reduced twice")
         return
       }
       let key = ActionKey(client: pending.record.client, cseq: pending.record.cseq)
@@ -208,15 +212,14 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   }
 
   /// The log cannot be trusted to hold what the state holds: answer no one, and stop.
-  private func fail(_ reason: String, batch: [Pending]) {
+  private func fail(_ reason: String) {
     stopped = true
     logger.critical("\(reason); stopping")
-    let affected = batch.map { ActionKey(client: $0.record.client, cseq: $0.record.cseq) } + Array(waiters.keys)
-    for key in affected {
-      for waiter in waiters.removeValue(forKey: key) ?? [] {
-        waiter.send(.error(code: .unavailable, message: "not saved: \(reason)", cseq: key.cseq))
-      }
+    // Everyone still waiting, for the failed batch or a later one, is told nothing was saved.
+    for (key, windows) in waiters {
+      for window in windows { window.send(.error(code: .unavailable, message: "not saved: \(reason)", cseq: key.cseq)) }
     }
+    waiters = [:]
     effects.cancelAll()
     onFatal(reason)
   }

@@ -18,26 +18,23 @@ public struct PeerCredentials: Sendable, Equatable {
 
   /// The account name of `uid`, or `uid N` when it has none.
   public var userName: String {
-    Self.userName(uid: uid)
+    accountName ?? "uid \(uid)"
   }
 
-  static func userName(uid: UInt32) -> String {
+  /// The name `uid` has in the password database, if any.
+  private var accountName: String? {
     var record = passwd()
     var result: UnsafeMutablePointer<passwd>?
     var buffer = [CChar](repeating: 0, count: 4096)
     guard getpwuid_r(uid, &record, &buffer, buffer.count, &result) == 0, result != nil, let name = record.pw_name
-    else { return "uid \(uid)" }
+    else { return nil }
     return String(cString: name)
   }
 
   /// Whether the account belongs to the group `gid` (as its primary or a supplementary group).
   func isMember(ofGroup group: UInt32) -> Bool {
     if gid == group { return true }
-    var record = passwd()
-    var result: UnsafeMutablePointer<passwd>?
-    var buffer = [CChar](repeating: 0, count: 4096)
-    guard getpwuid_r(uid, &record, &buffer, buffer.count, &result) == 0, result != nil, let name = record.pw_name
-    else { return false }
+    guard let name = accountName else { return false }
     var count: Int32 = 64
     var groups = [gid_t](repeating: 0, count: Int(count))
     if getgrouplist(name, gid, &groups, &count) < 0 {

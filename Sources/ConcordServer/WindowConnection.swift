@@ -17,7 +17,7 @@ enum WindowConnection {
         try await withThrowingTaskGroup { group in
           group.addTask {
             await readMessages(from: inbound, link: link, host: host)
-            await host.disconnected(link)
+            // The writer sends what is queued, then the connection closes.
             link.outbox.finish()
           }
           group.addTask { await watchForStuckWriter(link) }
@@ -33,17 +33,20 @@ enum WindowConnection {
   }
 
   private static func writeOutbox(of link: WindowLink, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+    let coding = WireCoding()
     for await _ in link.outbox.signals {
-      try await writeQueued(link, to: outbound)
+      try await writeQueued(link, to: outbound, coding: coding)
     }
-    try await writeQueued(link, to: outbound)
+    try await writeQueued(link, to: outbound, coding: coding)
   }
 
-  private static func writeQueued(_ link: WindowLink, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
+  private static func writeQueued(
+    _ link: WindowLink, to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>, coding: WireCoding
+  ) async throws {
     while let message = link.outbox.next() {
-      link.lastWriteStarted.withLock { $0 = .now }
-      try await outbound.write(ByteBuffer(bytes: try WireCoding.line(for: message)))
-      link.lastWriteStarted.withLock { $0 = nil }
+      link.writeStarted()
+      try await outbound.write(ByteBuffer(bytes: try coding.line(for: message)))
+      link.writeFinished()
     }
   }
 
@@ -51,11 +54,12 @@ enum WindowConnection {
     from inbound: NIOAsyncChannelInboundStream<ByteBuffer>, link: WindowLink, host: any WindowHost
   ) async {
     var greeted = false
+    let coding = WireCoding()
     do {
       for try await line in inbound {
         let message: ClientMessage
         do {
-          message = try WireCoding.decode(ClientMessage.self, from: Array(line.readableBytesView))
+          message = try coding.decode(ClientMessage.self, from: Array(line.readableBytesView))
         } catch {
           link.send(.error(code: .badMessage, message: error.description, cseq: nil))
           continue
@@ -86,8 +90,7 @@ enum WindowConnection {
   private static func watchForStuckWriter(_ link: WindowLink) async {
     while !Task.isCancelled {
       try? await Task.sleep(for: .seconds(1))
-      let started = link.lastWriteStarted.withLock { $0 }
-      if let started, ContinuousClock.now - started > stuckTimeout {
+      if let writing = link.timeInCurrentWrite, writing > stuckTimeout {
         link.disconnect(reason: "it has not read anything for \(stuckTimeout)")
         return
       }

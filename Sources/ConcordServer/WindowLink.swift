@@ -1,4 +1,5 @@
 import ConcordWire
+import Dispatch
 import Synchronization
 
 /// The host's handle on one connected window: who it is, and where its messages go.
@@ -9,16 +10,18 @@ final class WindowLink: Sendable, Hashable {
   /// Unique while the daemon runs; the `window` of lifecycle events.
   let id: String
   let peer: PeerCredentials
+  /// The peer's account name, looked up once: every action the window sends is recorded under it.
+  let user: String
   let outbox = WindowOutbox()
   private let closer: @Sendable () -> Void
-  /// The scopes this window is attached to (as written, `card:42`).
-  let attached = Mutex<Set<String>>([])
-  /// When the write under way began; nil when the writer is idle.
-  let lastWriteStarted = Mutex<ContinuousClock.Instant?>(nil)
+  /// When the write under way began, in nanoseconds of the monotonic clock; 0 when the writer
+  /// is idle. An atomic, not a lock: it is set around every message written.
+  private let writeStartedNanoseconds = Atomic<UInt64>(0)
 
   init(id: String, peer: PeerCredentials, close: @escaping @Sendable () -> Void) {
     self.id = id
     self.peer = peer
+    self.user = peer.userName
     self.closer = close
   }
 
@@ -31,6 +34,21 @@ final class WindowLink: Sendable, Hashable {
     _ = outbox.enqueue(.error(code: .overloaded, message: "disconnected: \(reason)", cseq: nil))
     outbox.finish()
     closer()
+  }
+
+  func writeStarted() {
+    writeStartedNanoseconds.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+  }
+
+  func writeFinished() {
+    writeStartedNanoseconds.store(0, ordering: .relaxed)
+  }
+
+  /// How long the write under way has taken so far; nil when none is under way.
+  var timeInCurrentWrite: Duration? {
+    let started = writeStartedNanoseconds.load(ordering: .relaxed)
+    guard started != 0 else { return nil }
+    return .nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
   }
 
   static func == (a: WindowLink, b: WindowLink) -> Bool { a === b }

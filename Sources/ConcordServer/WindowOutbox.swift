@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// ```swift
 /// outbox.enqueue(.ack(client: "w1", cseq: 3, seq: 40))
-/// outbox.scopeChanged("board", seq: 40, state: json)
+/// outbox.scopeChanged("board", seq: 40, state: json, bytes: json.jsonText.utf8.count)
 /// while let message = outbox.next() { write(message) }
 /// ```
 final class WindowOutbox: Sendable {
@@ -28,8 +28,8 @@ final class WindowOutbox: Sendable {
     var head = 0
     /// Scopes with a change mark in the queue.
     var marked: Set<String> = []
-    /// The newest state of each attached scope, and its seq.
-    var latest: [String: (seq: Int64, state: JSONValue)] = [:]
+    /// The newest state of each attached scope, its seq, and the size of its JSON text.
+    var latest: [String: (seq: Int64, state: JSONValue, bytes: Int)] = [:]
     /// The state the window has of each scope once everything written so far arrives.
     var delivered: [String: JSONValue] = [:]
     var overflowed = false
@@ -71,7 +71,7 @@ final class WindowOutbox: Sendable {
   func attach(_ scope: String, snapshot message: ServerMessage, seq: Int64, state: JSONValue) {
     contents.withLock {
       $0.removeMark(scope)
-      $0.latest[scope] = (seq, state)
+      $0.latest[scope] = (seq, state, 0)
       $0.delivered[scope] = state
       $0.append(.message(message))
     }
@@ -87,10 +87,11 @@ final class WindowOutbox: Sendable {
   }
 
   /// Records a scope's new state; the window is sent the change when it is ready for it.
-  func scopeChanged(_ scope: String, seq: Int64, state: JSONValue) {
+  /// `bytes` is the size of the state's JSON text, measured once by the caller for all windows.
+  func scopeChanged(_ scope: String, seq: Int64, state: JSONValue, bytes: Int) {
     let marked = contents.withLock {
       guard $0.latest[scope] != nil else { return false }
-      $0.latest[scope] = (seq, state)
+      $0.latest[scope] = (seq, state, bytes)
       guard $0.marked.insert(scope).inserted else { return false }
       $0.append(.scopeChanged(scope))
       return true
@@ -123,9 +124,8 @@ final class WindowOutbox: Sendable {
           }
           let diff = StateDiff.between(delivered, latest.state)
           if diff.isEmpty { continue }
-          let whole = latest.state.jsonText.utf8.count
           return .update(
-            scope: scope, seq: latest.seq, change: diff.encodedSize < whole ? .diff(diff) : .reset(latest.state))
+            scope: scope, seq: latest.seq, change: diff.encodedSize < latest.bytes ? .diff(diff) : .reset(latest.state))
         }
       }
       return nil

@@ -2,41 +2,59 @@ import Foundation
 
 /// Turns messages into lines and lines into messages.
 ///
+/// A connection keeps one for its life: the encoder and decoder are made once, not per message.
+/// It is not `Sendable`; each task that reads or writes has its own.
+///
 /// ```swift
-/// let line = try WireCoding.line(for: ServerMessage.pong)   // {"type":"pong"}\n
-/// let message = try WireCoding.decode(ClientMessage.self, from: bytes)
+/// var coding = WireCoding()
+/// let line = try coding.line(for: ServerMessage.pong)   // {"type":"pong"}\n
+/// let message = try coding.decode(ClientMessage.self, from: bytes)
 /// ```
-public enum WireCoding {
-  /// The message as one line of compact JSON, with its newline.
-  public static func line<Message: Encodable>(for message: Message) throws -> Data {
-    let encoder = JSONEncoder()
+public struct WireCoding {
+  private let encoder: JSONEncoder
+  private let decoder = JSONDecoder()
+
+  public init() {
+    encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  }
+
+  /// The message as one line of compact JSON, with its newline.
+  public func line<Message: Encodable>(for message: Message) throws -> Data {
     var data = try encoder.encode(message)
     data.append(UInt8(ascii: "\n"))
     return data
   }
 
   /// Decodes one line (without its newline). The error says, in words, what was wrong.
-  public static func decode<Message: Decodable>(_ type: Message.Type, from line: some DataProtocol) throws(WireError) -> Message {
+  public func decode<Message: Decodable>(_ type: Message.Type, from line: some DataProtocol) throws(WireError) -> Message {
     do {
-      return try JSONDecoder().decode(Message.self, from: Data(line))
-    } catch let DecodingError.dataCorrupted(context) {
-      throw .badMessage(reason(context, fallback: "the line is not valid JSON"))
-    } catch let DecodingError.keyNotFound(key, context) {
-      throw .badMessage(reason(context, fallback: "the field \"\(key.stringValue)\" is missing"))
-    } catch let DecodingError.typeMismatch(_, context) {
-      throw .badMessage(reason(context, fallback: "a field has the wrong type"))
-    } catch let DecodingError.valueNotFound(_, context) {
-      throw .badMessage(reason(context, fallback: "a field is null"))
+      return try decoder.decode(Message.self, from: Data(line))
     } catch {
-      throw .badMessage("the line could not be read: \(error)")
+      throw .badMessage(Self.describe(error))
     }
   }
 
-  private static func reason(_ context: DecodingError.Context, fallback: String) -> String {
+  /// A decoding error in a sentence a person can act on, naming the field when there is one.
+  public static func describe(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    switch error {
+    case let .dataCorrupted(context):
+      if context.debugDescription.hasPrefix("unknown message type") { return context.debugDescription }
+      return context.codingPath.isEmpty ? "the text is not valid JSON" : "a value is not valid\(at(context))"
+    case let .keyNotFound(key, context):
+      return "the field \"\(key.stringValue)\" is missing\(at(context))"
+    case let .typeMismatch(type, context):
+      return "expected \(type)\(at(context))"
+    case let .valueNotFound(_, context):
+      return "a value is missing\(at(context))"
+    @unknown default:
+      return "\(error)"
+    }
+  }
+
+  private static func at(_ context: DecodingError.Context) -> String {
     let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-    if context.debugDescription.hasPrefix("unknown message type") { return context.debugDescription }
-    if context.underlyingError != nil || context.codingPath.isEmpty { return fallback }
-    return "\(fallback) (at \(path))"
+    return path.isEmpty ? "" : " (at \(path))"
   }
 }

@@ -47,6 +47,21 @@ import Glibc
     #expect(checkpoint.contains("\"seq\""))
   }
 
+  @Test func aWrongKeyStopsTheStartWithAClearReason() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    #expect(daemon.terminate() == 0)
+    let key = daemon.home.appending(path: "key")
+    try Data((0..<32).map { _ in UInt8.random(in: 0...255) }).write(to: key)
+    chmod(key.path, 0o600)
+    let again = DaemonProcess(home: daemon.home)
+    try again.process.run()
+    again.process.waitUntilExit()
+    #expect(again.process.terminationStatus == 1)
+    #expect(again.errorOutput().contains("wrong key for log \(daemon.home.appending(path: "log.sqlite").path)"))
+    #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+  }
+
   @Test func theSocketAndHomeAreClosedToOthers() throws {
     let daemon = try DaemonProcess().start()
     defer { daemon.removeHome() }

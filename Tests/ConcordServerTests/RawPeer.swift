@@ -10,6 +10,7 @@ import Glibc
 final class RawPeer: @unchecked Sendable {
   private var fd: Int32
   private var buffer: [UInt8] = []
+  private let coding = WireCoding()
 
   init(path: String) throws {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -41,7 +42,7 @@ final class RawPeer: @unchecked Sendable {
   func write(_ text: String) throws { try write(Array(text.utf8)) }
 
   func send(_ message: ClientMessage) throws {
-    try write([UInt8](try WireCoding.line(for: message)))
+    try write([UInt8](try coding.line(for: message)))
   }
 
   /// The next line, or nil when the daemon closed the connection; throws after `timeout`.
@@ -67,7 +68,7 @@ final class RawPeer: @unchecked Sendable {
   /// The next message from the daemon.
   func receive(timeout: TimeInterval = 10) throws -> ServerMessage? {
     guard let line = try readLine(timeout: timeout) else { return nil }
-    return try WireCoding.decode(ServerMessage.self, from: Array(line.utf8))
+    return try coding.decode(ServerMessage.self, from: Array(line.utf8))
   }
 
   /// Reads messages until one matches; the others are returned too.
