@@ -21,6 +21,7 @@ let package = Package(
     .executable(name: "concord-example", targets: ["CounterApp"]),
     .executable(name: "concord-bench", targets: ["ConcordBenchmarks"]),
     .executable(name: "concord-log-bench", targets: ["LogBenchmarks"]),
+    .executable(name: "concord-daemon-bench", targets: ["DaemonBenchmarks"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -128,6 +129,12 @@ let package = Package(
       name: "LogBenchmarks",
       dependencies: ["ConcordLog", .product(name: "GRDB", package: "GRDB.swift")],
       path: "Benchmarks/LogBenchmarks"
+    ),
+    // The daemon's durable path against Redis and the C reference daemon, in one run (on demand).
+    .executableTarget(
+      name: "DaemonBenchmarks",
+      dependencies: ["ConcordLog"],
+      path: "Benchmarks/DaemonBenchmarks"
     ),
     .testTarget(
       name: "ConcordTests",

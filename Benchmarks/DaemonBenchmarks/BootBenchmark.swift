@@ -1,0 +1,69 @@
+import ConcordLog
+import Foundation
+
+/// Boot time of a daemon whose log holds `entries` actions: once with no snapshot at all (the
+/// whole log is replayed), once with a snapshot `tail` entries behind the end (what the default
+/// snapshot interval leaves at worst).
+struct BootBenchmark {
+  var entries: Int
+  var tail: Int
+
+  struct Figures {
+    var withoutSnapshot: Double
+    var withSnapshot: Double
+    var logBytes: Int64
+  }
+
+  func run(in directory: URL) throws -> Figures {
+    let home = try DaemonUnderTest.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let logURL = home.appending(path: "log.sqlite")
+    let keySource = KeySource.file(home.appending(path: "key"))
+    try write(entries, from: 1, to: logURL, key: keySource, label: "writing a \(entries.formatted())-entry log")
+
+    // No snapshot: the whole log is replayed.
+    let cold = try bootTime(home: home, in: directory) { daemon in
+      // The lifecycle action the boot sends is the first new entry, and it takes the snapshot.
+      try daemon.child.wait(timeout: 120, for: "the first snapshot") { daemon.child.output.contains("snapshot at seq") }
+    }
+    try write(tail, from: Int64(entries) + 1, to: logURL, key: keySource, label: "appending a tail of \(tail) entries")
+    let warm = try bootTime(home: home, in: directory) { _ in }
+    let size = (try? FileManager.default.attributesOfItem(atPath: logURL.path)[.size] as? Int64) ?? 0
+    return Figures(withoutSnapshot: cold, withSnapshot: warm, logBytes: size)
+  }
+
+  /// Seconds from starting `concordd` until it answers a `hello`.
+  private func bootTime(home: URL, in directory: URL, afterwards: (DaemonUnderTest) throws -> Void) throws -> Double {
+    let started = monotonicNanoseconds()
+    let daemon = try DaemonUnderTest(home: home, logLevel: "info", outputIn: directory)
+    try daemon.waitUntilServing()
+    let seconds = Double(monotonicNanoseconds() - started) / 1e9
+    try afterwards(daemon)
+    daemon.stop()
+    guard daemon.child.process.terminationStatus == 0 else { throw BenchError("concordd failed: \(daemon.child.output)") }
+    return seconds
+  }
+
+  /// Appends `count` counter increments as the sample app's daemon writes them.
+  private func write(_ count: Int, from first: Int64, to url: URL, key: KeySource, label: String) throws {
+    let log = try ActionLog.open(at: url, key: key)
+    let batch = 8192
+    var written = 0
+    var lastReport = Date()
+    while written < count {
+      let size = min(batch, count - written)
+      let records = (0..<size).map { offset in
+        LogRecord(
+          client: "seed", cseq: first + Int64(written + offset), at: Date(), user: "bench", scope: "counter",
+          action: #"{"counter":{"_0":{"increment":{}}}}"#, outcome: .applied, app: "Sample", appVersion: 1)
+      }
+      _ = try log.append(records)
+      written += size
+      if Date().timeIntervalSince(lastReport) > 2 {
+        print("  \(label): \(written * 100 / count)%")
+        lastReport = Date()
+      }
+    }
+    try log.close()
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// The daemon's durable path against Redis (`appendfsync always`) and the C reference daemon,
+/// measured in one run so the ratios compare like with like.
+///
+///     scripts/bench.sh daemon [--quick]
+@main
+struct DaemonBenchmarks {
+  static func main() throws {
+    let quick = CommandLine.arguments.contains("--quick")
+    let seconds = quick ? 2.0 : 5.0
+    let directory = URL(filePath: "/tmp/cdbench-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    print("concordd benchmarks (\(quick ? "quick" : "full") run; \(seconds) s per load; synchronous=FULL everywhere)\n")
+    let clientCounts = [1, 16]
+
+    // concordd: closed-loop windows sending the counter's increment.
+    print("concordd: closed loop with 1 and 16 clients…")
+    let home = try DaemonUnderTest.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let daemon = try DaemonUnderTest(home: home, outputIn: directory)
+    try daemon.waitUntilServing()
+    var concord: [Int: LoadFigures] = [:]
+    for count in clientCounts {
+      let sample = try closedLoop(path: daemon.socketPath, clients: count, seconds: seconds, run: "c\(count)")
+      concord[count] = LoadFigures(perSecond: sample.perSecond, p50: sample.percentile(0.5), p99: sample.percentile(0.99))
+    }
+    print("concordd: one update to 100 windows…")
+    let fan = try fanOut(path: daemon.socketPath, windows: 100, rounds: quick ? 200 : 1000, run: "fan")
+    daemon.stop()
+
+    var redis: [Int: LoadFigures] = [:]
+    if let anchor = RedisAnchor() {
+      print("redis-server (appendonly yes, appendfsync always): redis-benchmark -t incr…")
+      redis = try anchor.measure(clients: clientCounts, requests: { $0 == 1 ? (quick ? 10_000 : 30_000) : (quick ? 50_000 : 200_000) }, in: directory)
+    } else {
+      print("redis-server or redis-benchmark not found: install redis-server and redis-tools (scripts/bench.sh does)")
+    }
+    var reference: [Int: LoadFigures] = [:]
+    if let anchor = ReferenceDaemonAnchor() {
+      print("bench-ref: ref_daemon under pp_epoll…")
+      reference = try anchor.measure(clients: clientCounts, seconds: seconds, in: directory)
+    } else {
+      print("bench-ref not found (set CONCORD_BENCH_REF to its folder): the C reference is left out")
+    }
+
+    let entries = quick ? 100_000 : 1_000_000
+    print("boot with a \(entries.formatted())-entry log…")
+    let boot = try BootBenchmark(entries: entries, tail: 999).run(in: directory)
+
+    print("")
+    print(pad("load", 44), pad("acks/s", 10), pad("p50 µs", 9), pad("p99 µs", 9), pad("vs Redis", 9), pad("vs C ref", 9), "goal")
+    for count in clientCounts {
+      guard let ours = concord[count] else { continue }
+      let ratio = redis[count].map { ours.perSecond / $0.perSecond }
+      let goal: String
+      if count == 1 {
+        let met = (ratio ?? 0) >= 0.5 && ours.p99 < 1000
+        goal = "≥ 0.5× Redis, p99 < 1 ms: \(met ? "met" : "MISSED")"
+      } else {
+        goal = "≥ 1× Redis: \((ratio ?? 0) >= 1 ? "met" : "MISSED")"
+      }
+      row("concordd, \(count) client\(count == 1 ? "" : "s")", ours, ratio, reference[count].map { ours.perSecond / $0.perSecond }, goal)
+      if let figures = redis[count] { row("  Redis INCR, appendfsync always", figures, nil, nil, "(anchor)") }
+      if let figures = reference[count] { row("  C reference daemon (bench-ref)", figures, nil, nil, "(physical limit)") }
+    }
+    let toAll99 = fan.toAll.percentile(0.99)
+    print("")
+    print("update to 100 windows, send → last window: p50 \(micro(fan.toAll.percentile(0.5))), p99 \(micro(toAll99))"
+      + " (ack p50 \(micro(fan.ack.percentile(0.5)))); goal p99 ≤ 5 ms: \(toAll99 <= 5000 ? "met" : "MISSED")")
+    print("boot, \(entries.formatted()) entries (\(boot.logBytes / 1_048_576) MiB): without a snapshot "
+      + String(format: "%.2f s", boot.withoutSnapshot) + ", with a snapshot 999 entries back "
+      + String(format: "%.3f s", boot.withSnapshot) + "; goal < 1 s with a snapshot: \(boot.withSnapshot < 1 ? "met" : "MISSED")")
+  }
+
+  static func row(_ name: String, _ figures: LoadFigures, _ redis: Double?, _ reference: Double?, _ goal: String) {
+    print(
+      pad(name, 44), pad(String(format: "%.0f", figures.perSecond), 10), pad(String(format: "%.0f", figures.p50), 9),
+      pad(String(format: "%.0f", figures.p99), 9), pad(redis.map { String(format: "%.2f×", $0) } ?? "", 9),
+      pad(reference.map { String(format: "%.2f×", $0) } ?? "", 9), goal)
+  }
+
+  static func micro(_ value: Double) -> String {
+    value >= 1000 ? String(format: "%.2f ms", value / 1000) : String(format: "%.0f µs", value)
+  }
+
+  static func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+  }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Unix-socket connection that writes bytes and reads lines: blocking while a benchmark sets
+/// up, non-blocking once `LoadLoop` drives it with poll(2).
+final class LineSocket {
+  let fd: Int32
+  private var buffer: [UInt8] = []
+  /// Where the unread part of `buffer` starts: lines are consumed without moving the rest.
+  private var start = 0
+  private var chunk = [UInt8](repeating: 0, count: 65_536)
+
+  init(path: String) throws {
+    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes.prefix($0.count - 1)) }
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard result == 0 else {
+      let reason = String(cString: strerror(errno))
+      Glibc.close(fd)
+      throw BenchError("connect \(path): \(reason)")
+    }
+  }
+
+  deinit { Glibc.close(fd) }
+
+  func write(_ bytes: [UInt8]) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      if written < 0 && errno == EAGAIN {
+        var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&poller, 1, 1000)
+        continue
+      }
+      guard written > 0 else { throw BenchError("write: \(String(cString: strerror(errno)))") }
+      offset += written
+    }
+  }
+
+  func write(_ text: String) throws { try write(Array(text.utf8)) }
+
+  /// The next line, waiting up to `timeout` seconds for it.
+  func readLine(timeout: Double = 30) throws -> String {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      if let line = nextBufferedLine() { return line }
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0 else { throw BenchError("no answer within \(timeout) s") }
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { continue }
+      guard try fill() else { throw BenchError("the daemon closed the connection") }
+    }
+  }
+
+  /// Reads what the socket holds now; false when the peer closed.
+  func fill() throws -> Bool {
+    if start > 0 && start == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+    } else if start > 65_536 {
+      buffer.removeFirst(start)
+      start = 0
+    }
+    let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+    if count < 0 {
+      if errno == EAGAIN || errno == EINTR { return true }
+      throw BenchError("read: \(String(cString: strerror(errno)))")
+    }
+    if count == 0 { return false }
+    buffer.append(contentsOf: chunk[..<count])
+    return true
+  }
+
+  /// A complete line already read, if there is one.
+  func nextBufferedLine() -> String? {
+    nextLine().map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The bytes of the next complete line (without its newline), if one has been read.
+  func nextLine() -> ArraySlice<UInt8>? {
+    guard let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+    let line = buffer[start..<newline]
+    start = newline + 1
+    return line
+  }
+
+  func setNonBlocking() {
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+  }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
