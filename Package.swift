@@ -68,7 +68,7 @@ let package = Package(
     .target(
       name: "ConcordSchema",
       path: "schema",
-      exclude: ["audit-export.schema.json"],
+      exclude: ["audit-export.schema.json", "wire-protocol.schema.json"],
       sources: ["LogSchema.swift"],
       resources: [.embedInCode("log/v1-initial.sql")]
     ),

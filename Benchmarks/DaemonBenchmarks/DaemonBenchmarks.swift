@@ -4,6 +4,7 @@ import Foundation
 /// measured in one run so the ratios compare like with like.
 ///
 ///     scripts/bench.sh daemon [--quick]
+///     concord-daemon-bench --against SOCKET    # only the closed loops, against a running daemon
 @main
 struct DaemonBenchmarks {
   static func main() throws {
@@ -14,6 +15,15 @@ struct DaemonBenchmarks {
     defer { try? FileManager.default.removeItem(at: directory) }
     print("concordd benchmarks (\(quick ? "quick" : "full") run; \(seconds) s per load; synchronous=FULL everywhere)\n")
     let clientCounts = [1, 16]
+    if let index = CommandLine.arguments.firstIndex(of: "--against"), index + 1 < CommandLine.arguments.count {
+      // Load a daemon that is already running (to profile it): closed loops only.
+      let path = CommandLine.arguments[index + 1]
+      for count in clientCounts {
+        let sample = try closedLoop(path: path, clients: count, seconds: seconds, run: "\(UUID().uuidString.prefix(6))-\(count)")
+        print("\(count) clients: \(Int(sample.perSecond)) acks/s, p50 \(micro(sample.percentile(0.5))), p99 \(micro(sample.percentile(0.99)))")
+      }
+      return
+    }
 
     // concordd: closed-loop windows sending the counter's increment.
     print("concordd: closed loop with 1 and 16 clients…")

@@ -49,57 +49,41 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
     logger.info(
       "booted \(app.name) at seq \(booted.seq) (snapshot \(booted.snapshotSeq), \(booted.replayed) replayed) in \(clock.now - started)")
 
-    let server = LockedValue<NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>?>(nil)
+    let server = LockedValue<(any Channel)?>(nil)
+    // One event loop for every window and the host: no thread hand-offs on the action path.
+    let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    defer { eventLoops.shutdownGracefully { _ in } }
+    let eventLoop = eventLoops.next()
     let host = Host(
       app: app, log: log, booted: booted, snapshotInterval: configuration.snapshotInterval, logger: logger,
+      eventLoop: eventLoop,
       onFatal: { [fatal] reason in
         fatal.withLock { $0 = reason }
-        server.withLock { $0?.channel.close(promise: nil) }
+        server.withLock { $0?.close(promise: nil) }
       })
     let policy = try PeerPolicy(ownerUID: getuid(), allowGroup: configuration.allowGroup)
-    let channel = try await bindSocket(group: MultiThreadedEventLoopGroup.singleton, groupAccess: policy.allowedGroup != nil)
+    let registry = WindowRegistry(policy: policy, timing: configuration.windowTiming, eventLoop: eventLoop, logger: logger)
+    let channel = try await bindSocket(group: eventLoops, groupAccess: policy.allowedGroup != nil) { channel in
+      try channel.pipeline.syncOperations.addHandlers(
+        ByteToMessageHandler(LineFrameDecoder()), WindowChannelHandler(host: host, registry: registry))
+    }
     server.withLock { $0 = channel }
     logger.info("listening on \(configuration.socketPath)")
     await host.start()
-
-    let logger = self.logger
-    let links = LockedValue<[String: WindowLink]>([:])
-    let counter = Atomic<Int>(0)
-    try await withGracefulShutdownHandler {
-      try await channel.executeThenClose { connections in
-        try await withThrowingDiscardingTaskGroup { group in
-          for try await connection in connections {
-            let peer: PeerCredentials
-            do {
-              peer = try await Self.peerCredentials(of: connection.channel)
-            } catch {
-              // Usually a peer that connected and left at once. Not knowing who is there, the
-              // daemon lets no one in.
-              logger.debug("could not read a connection's credentials: \(error)")
-              peer = PeerCredentials(pid: 0, uid: .max, gid: .max)
-            }
-            let id = "w\(counter.add(1, ordering: .relaxed).newValue)"
-            let link = WindowLink(id: id, peer: peer) { connection.channel.close(promise: nil) }
-            guard policy.allows(peer) else {
-              logger.notice("refused a connection from uid \(peer.uid) (pid \(peer.pid))")
-              group.addTask { await Self.refuse(connection, peer: peer) }
-              continue
-            }
-            links.withLock { $0[id] = link }
-            group.addTask {
-              await WindowConnection.serve(connection, link: link, host: host, logger: logger)
-              links.withLock { $0[id] = nil }
-            }
-          }
-          // No more connections: let the windows go so the group can end.
-          for link in links.withLock({ Array($0.values) }) { link.disconnect(reason: "the daemon is stopping") }
-        }
-      }
-    } onGracefulShutdown: {
-      server.withLock { $0?.channel.close(promise: nil) }
+    let housekeeping = eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
+      registry.checkWindows()
     }
 
+    // Serves until SIGTERM/SIGINT, or until the log fails (the host closes the server then).
+    try await withGracefulShutdownHandler {
+      try await channel.closeFuture.get()
+    } onGracefulShutdown: {
+      channel.close(promise: nil)
+    }
+    housekeeping.cancel()
+    // What was reduced is committed and answered before the windows are let go.
     await host.drain()
+    try? await eventLoop.flatSubmit { registry.disconnectAll(reason: "the daemon is stopping") }.get()
     try? FileManager.default.removeItem(atPath: configuration.socketPath)
     if let reason = fatal.withLock({ $0 }) {
       throw DaemonError("stopped: \(reason)")
@@ -132,50 +116,23 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
     return home
   }
 
-  private func bindSocket(group: any EventLoopGroup, groupAccess: Bool) async throws -> NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never> {
+  private func bindSocket(
+    group: any EventLoopGroup, groupAccess: Bool,
+    serve: @escaping @Sendable (any Channel) throws -> Void
+  ) async throws -> any Channel {
     let path = configuration.socketPath
     // The socket is created with the right mode (no moment where others could connect).
     let previous = umask(groupAccess ? 0o117 : 0o177)
     defer { umask(previous) }
     let channel = try await ServerBootstrap(group: group)
       .serverChannelOption(.backlog, value: 256)
-      .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true) { channel in
-        channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
-          return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-        }
-      }
+      .childChannelInitializer { channel in channel.eventLoop.makeCompletedFuture { try serve(channel) } }
+      .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true)
+      .get()
     chmod(path, groupAccess ? 0o660 : 0o600)
     return channel
   }
 
-  static func peerCredentials(of channel: any Channel) async throws -> PeerCredentials {
-    guard let provider = channel as? any SocketOptionProvider else { throw DaemonError("no socket options") }
-    let credentials: KernelPeerCredentials = try await provider.unsafeGetSocketOption(
-      level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)
-    ).get()
-    return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
-  }
-
-  private static func refuse(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, peer: PeerCredentials) async {
-    try? await connection.executeThenClose { inbound, outbound in
-      let message = ServerMessage.error(
-        code: .handshake, message: "uid \(peer.uid) may not use this daemon", cseq: nil)
-      try await outbound.write(ByteBuffer(bytes: try WireCoding().line(for: message)))
-      try await lingerBeforeClosing(inbound)
-    }
-  }
-
-  /// Reads (and drops) what the peer already sent, for a moment, before closing: a socket
-  /// closed with unread input resets the connection, and the peer might lose the answer.
-  static func lingerBeforeClosing(_ inbound: NIOAsyncChannelInboundStream<ByteBuffer>) async throws {
-    try await withThrowingTaskGroup { group in
-      group.addTask { for try await _ in inbound {} }
-      group.addTask { try await Task.sleep(for: .milliseconds(500)) }
-      _ = try await group.next()
-      group.cancelAll()
-    }
-  }
 }
 
 /// The layout of Linux's `struct ucred` (SO_PEERCRED), which Glibc's Swift overlay does not

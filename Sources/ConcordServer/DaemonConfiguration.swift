@@ -18,6 +18,9 @@ public struct DaemonConfiguration: Sendable {
   /// A group whose members may connect too (the socket is then 0660); by default only the
   /// daemon's own account may.
   public var allowGroup: String?
+  /// A window quiet for this long is sent a `ping`, and dropped if it does not answer within
+  /// as long again.
+  public var pingInterval: Duration = .seconds(30)
 
   public init(home: URL) {
     self.home = home
@@ -32,6 +35,12 @@ public struct DaemonConfiguration: Sendable {
     if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return URL(filePath: state).appending(path: "concord") }
     let user = environment["HOME"].map { URL(filePath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
     return user.appending(path: ".local/state/concord")
+  }
+}
+
+extension DaemonConfiguration {
+  var windowTiming: WindowRegistry.Timing {
+    WindowRegistry.Timing(pingInterval: pingInterval, pingTimeout: pingInterval, stuckTimeout: .seconds(30))
   }
 }
 

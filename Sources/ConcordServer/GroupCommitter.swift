@@ -1,5 +1,6 @@
 import ConcordLog
 import Dispatch
+import NIOCore
 
 /// Appends batches to the log on a thread of its own, so the host never blocks the concurrency
 /// pool on a disk write.
@@ -14,9 +15,17 @@ final class GroupCommitter: Sendable {
     self.log = log
   }
 
-  /// Appends `records` in one transaction; returns when they are durable.
-  func append(_ records: [LogRecord]) async throws -> [Appended] {
-    try await run { [log] in try log.append(records) }
+  /// Appends `records` in one transaction on the commit thread, then calls `completion` on
+  /// `eventLoop` once they are durable (or failed). A callback, not `async`: an awaited call
+  /// would pass through the concurrency pool twice on every commit.
+  func append(
+    _ records: [LogRecord], thenOn eventLoop: any EventLoop,
+    completion: @escaping @Sendable (Result<[Appended], LogError>) -> Void
+  ) {
+    queue.async { [log] in
+      let result = Result { () throws(LogError) in try log.append(records) }
+      eventLoop.execute { completion(result) }
+    }
   }
 
   /// Runs `work` on the commit thread, after the batches before it.

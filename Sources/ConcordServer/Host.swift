@@ -3,6 +3,8 @@ import ConcordLog
 import ConcordWire
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 
 /// The daemon's single source of truth for one hosted app: reduces every action, has it made
 /// durable, and only then answers its sender, updates the windows whose scope changed, and
@@ -11,6 +13,10 @@ import Logging
 /// Actions are reduced as they arrive; the ones reduced while a commit is in flight form the
 /// next batch. What windows see is always the state as of the last commit, never an action the
 /// log does not hold yet.
+///
+/// The host runs on the event loop that serves the windows' sockets: reading a line, reducing
+/// it and writing the answers happen on one thread with no hand-off between threads, as in
+/// Redis. Only the commit (sealing, SQLite, fsync) runs elsewhere, overlapping the next batch.
 actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   let app: HostedApp<State, Action>
   let log: ActionLog
@@ -23,6 +29,11 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   let effects: EffectRuntime<Action>
   /// Writes each action's JSON for the log; one, reused, on the send path.
   let actionEncoder: JSONEncoder
+  /// The event loop the host runs on, kept alive with it.
+  let eventLoop: any EventLoop
+  private let executor: UnownedSerialExecutor
+
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor }
 
   /// The state with every reduced action, durable or not.
   var state: State
@@ -68,8 +79,11 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
 
   init(
     app: HostedApp<State, Action>, log: ActionLog, booted: BootedState<State>,
-    snapshotInterval: Int64, logger: Logger, onFatal: @escaping @Sendable (String) -> Void
+    snapshotInterval: Int64, logger: Logger, eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next(),
+    onFatal: @escaping @Sendable (String) -> Void
   ) {
+    self.eventLoop = eventLoop
+    self.executor = eventLoop.executor.asUnownedSerialExecutor()
     self.app = app
     self.log = log
     self.logID = log.logID.map { String(format: "%02x", $0) }.joined()
@@ -150,17 +164,18 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
     let batch = pending
     pending = []
     let stateAfter = state
-    Task { await commit(batch, stateAfter: stateAfter) }
-  }
-
-  private func commit(_ batch: [Pending], stateAfter: State) async {
-    do {
-      let appended = try await committer.append(batch.map(\.record))
-      committed(batch, appended: appended, stateAfter: stateAfter)
-      committing = false
-      startCommitIfIdle()
-    } catch {
-      fail("the log could not be written: \(error)")
+    committer.append(batch.map(\.record), thenOn: eventLoop) { [self] result in
+      // The committer calls back on the host's event loop: the host's own executor.
+      assumeIsolated { host in
+        switch result {
+        case let .success(appended):
+          host.committed(batch, appended: appended, stateAfter: stateAfter)
+          host.committing = false
+          host.startCommitIfIdle()
+        case let .failure(error):
+          host.fail("the log could not be written: \(error)")
+        }
+      }
     }
   }
 

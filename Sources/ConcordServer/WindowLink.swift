@@ -5,7 +5,7 @@ import Synchronization
 /// The host's handle on one connected window: who it is, and where its messages go.
 ///
 /// The host never waits on a window: it puts messages in the window's ``WindowOutbox`` and the
-/// window's own writer sends them as fast as the window reads.
+/// window's connection writes them as fast as the window reads.
 final class WindowLink: Sendable, Hashable {
   /// Unique while the daemon runs; the `window` of lifecycle events.
   let id: String
@@ -14,15 +14,19 @@ final class WindowLink: Sendable, Hashable {
   let user: String
   let outbox = WindowOutbox()
   private let closer: @Sendable () -> Void
-  /// When the write under way began, in nanoseconds of the monotonic clock; 0 when the writer
-  /// is idle. An atomic, not a lock: it is set around every message written.
-  private let writeStartedNanoseconds = Atomic<UInt64>(0)
+  /// Monotonic nanoseconds (0 for never) of: the last line the window sent, the `ping` it has
+  /// not answered yet, and the moment its socket stopped taking bytes while messages waited.
+  /// Atomics, not a lock: the connection touches them on every line.
+  private let heardAt = Atomic<UInt64>(0)
+  private let pingSentAt = Atomic<UInt64>(0)
+  private let blockedSince = Atomic<UInt64>(0)
 
   init(id: String, peer: PeerCredentials, close: @escaping @Sendable () -> Void) {
     self.id = id
     self.peer = peer
     self.user = peer.userName
     self.closer = close
+    heardAt.store(Self.now, ordering: .relaxed)
   }
 
   /// Queues a message; a window that is too far behind is told so and disconnected.
@@ -30,27 +34,55 @@ final class WindowLink: Sendable, Hashable {
     if !outbox.enqueue(message) { disconnect(reason: "the window is not reading its messages") }
   }
 
+  /// Tells the window why, then closes its connection once that is written (or at once, when
+  /// the window is not reading).
   func disconnect(reason: String) {
+    guard outbox.finish() else { return }
     _ = outbox.enqueue(.error(code: .overloaded, message: "disconnected: \(reason)", cseq: nil))
-    outbox.finish()
     closer()
   }
 
-  func writeStarted() {
-    writeStartedNanoseconds.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+  static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+  /// The window sent a line: it is alive.
+  func heard() {
+    heardAt.store(Self.now, ordering: .relaxed)
+    pingSentAt.store(0, ordering: .relaxed)
   }
 
-  func writeFinished() {
-    writeStartedNanoseconds.store(0, ordering: .relaxed)
+  /// Whether the window said nothing for `interval` and has no `ping` outstanding; if so, the
+  /// caller sends one now.
+  func needsPing(after interval: Duration, now: UInt64) -> Bool {
+    guard pingSentAt.load(ordering: .relaxed) == 0, now - heardAt.load(ordering: .relaxed) > interval.nanoseconds
+    else { return false }
+    pingSentAt.store(now, ordering: .relaxed)
+    return true
   }
 
-  /// How long the write under way has taken so far; nil when none is under way.
-  var timeInCurrentWrite: Duration? {
-    let started = writeStartedNanoseconds.load(ordering: .relaxed)
-    guard started != 0 else { return nil }
-    return .nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
+  /// How long the outstanding `ping` has gone unanswered.
+  func pingUnansweredFor(now: UInt64) -> Duration? {
+    let sent = pingSentAt.load(ordering: .relaxed)
+    return sent == 0 ? nil : .nanoseconds(Int64(now - sent))
+  }
+
+  /// The socket stopped (true) or resumed (false) taking bytes.
+  func setBlocked(_ blocked: Bool) {
+    blockedSince.store(blocked ? Self.now : 0, ordering: .relaxed)
+  }
+
+  /// How long the window has not been taking bytes while messages wait for it.
+  func blockedFor(now: UInt64) -> Duration? {
+    let since = blockedSince.load(ordering: .relaxed)
+    return since == 0 ? nil : .nanoseconds(Int64(now - since))
   }
 
   static func == (a: WindowLink, b: WindowLink) -> Bool { a === b }
   func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension Duration {
+  var nanoseconds: UInt64 {
+    let (seconds, attoseconds) = components
+    return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+  }
 }

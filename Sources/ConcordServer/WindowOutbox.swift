@@ -33,6 +33,9 @@ final class WindowOutbox: Sendable {
     /// The state the window has of each scope once everything written so far arrives.
     var delivered: [String: JSONValue] = [:]
     var overflowed = false
+    /// Called when something is queued: the connection schedules a write.
+    var onReady: (@Sendable () -> Void)?
+    var finished = false
 
     var count: Int { queue.count - head }
 
@@ -48,34 +51,39 @@ final class WindowOutbox: Sendable {
   }
 
   private let contents = Mutex(Contents())
-  private let signal: AsyncStream<Void>.Continuation
-  /// Yields when there is something to write.
-  let signals: AsyncStream<Void>
 
-  init() {
-    (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+  init() {}
+
+  /// Sets what to call when there is something to write (the connection's write scheduler).
+  func whenReady(_ ready: @escaping @Sendable () -> Void) {
+    contents.withLock { $0.onReady = ready }
+  }
+
+  private func signal(_ ready: (@Sendable () -> Void)?) {
+    ready?()
   }
 
   /// Queues a message. Returns false when the window is too far behind to keep.
   @discardableResult
   func enqueue(_ message: ServerMessage) -> Bool {
-    let kept = contents.withLock {
+    let (kept, ready) = contents.withLock {
       $0.append(.message(message))
-      return !$0.overflowed
+      return (!$0.overflowed, $0.onReady)
     }
-    signal.yield()
+    signal(ready)
     return kept
   }
 
   /// Starts a scope with its whole state: the snapshot a window gets when it attaches.
   func attach(_ scope: String, snapshot message: ServerMessage, seq: Int64, state: JSONValue) {
-    contents.withLock {
+    let ready = contents.withLock {
       $0.removeMark(scope)
       $0.latest[scope] = (seq, state, 0)
       $0.delivered[scope] = state
       $0.append(.message(message))
+      return $0.onReady
     }
-    signal.yield()
+    signal(ready)
   }
 
   func detach(_ scope: String) {
@@ -89,17 +97,16 @@ final class WindowOutbox: Sendable {
   /// Records a scope's new state; the window is sent the change when it is ready for it.
   /// `bytes` is the size of the state's JSON text, measured once by the caller for all windows.
   func scopeChanged(_ scope: String, seq: Int64, state: JSONValue, bytes: Int) {
-    let marked = contents.withLock {
-      guard $0.latest[scope] != nil else { return false }
+    let ready: (@Sendable () -> Void)? = contents.withLock {
+      guard $0.latest[scope] != nil else { return nil }
       $0.latest[scope] = (seq, state, bytes)
-      guard $0.marked.insert(scope).inserted else { return false }
+      guard $0.marked.insert(scope).inserted else { return nil }
       $0.append(.scopeChanged(scope))
-      return true
+      return $0.onReady
     }
-    if marked { signal.yield() }
+    signal(ready)
   }
 
-  var isOverflowing: Bool { contents.withLock { $0.overflowed } }
 
   /// The next message to write, with a scope's change computed now from what the window has.
   func next() -> ServerMessage? {
@@ -132,8 +139,15 @@ final class WindowOutbox: Sendable {
     }
   }
 
-  /// No more messages: the writer stops when it has written what is queued.
-  func finish() {
-    signal.finish()
+  /// No more messages will be taken: the connection closes once what is queued is written.
+  /// Returns false when it was already finished.
+  @discardableResult
+  func finish() -> Bool {
+    contents.withLock { contents in
+      defer { contents.finished = true }
+      return !contents.finished
+    }
   }
+
+  var isEmpty: Bool { contents.withLock { $0.count == 0 } }
 }

@@ -39,62 +39,39 @@ public struct LogPosition: Sendable, Equatable, Codable {
 }
 
 extension ClientMessage: Codable {
-  enum CodingKeys: String, CodingKey {
-    case type, `protocol`, client, scope, since, action, cseq
-  }
-
+  // One reading and one writing of the wire form, shared with the daemon's fast path
+  // (`init(json:)`, `jsonValue`): Codable goes through them.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
-    let type = try container.decode(String.self, forKey: .type)
-    switch type {
-    case "hello":
-      self = .hello(
-        protocolVersion: try container.decode(Int.self, forKey: .protocol),
-        client: try container.decodeIfPresent(String.self, forKey: .client))
-    case "attach":
-      self = .attach(
-        scope: try container.decode(String.self, forKey: .scope),
-        since: try container.decodeIfPresent(LogPosition.self, forKey: .since))
-    case "detach":
-      self = .detach(scope: try container.decode(String.self, forKey: .scope))
-    case "send":
-      self = .send(
-        scope: try container.decode(String.self, forKey: .scope),
-        action: try container.decode(JSONValue.self, forKey: .action),
-        client: try container.decode(String.self, forKey: .client),
-        cseq: try container.decode(Int64.self, forKey: .cseq))
-    case "ping": self = .ping
-    case "pong": self = .pong
-    default:
-      throw DecodingError.dataCorruptedError(
-        forKey: .type, in: container, debugDescription: "unknown message type \"\(type)\"")
-    }
+    try self.init(json: try JSONValue(from: decoder))
   }
 
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
+    try jsonValue.encode(to: encoder)
+  }
+
+  /// The message as the JSON object it is on the wire.
+  public var jsonValue: JSONValue {
     switch self {
     case let .hello(version, client):
-      try container.encode("hello", forKey: .type)
-      try container.encode(version, forKey: .protocol)
-      try container.encodeIfPresent(client, forKey: .client)
+      var object: [String: JSONValue] = ["type": "hello", "protocol": .number(Double(version))]
+      if let client { object["client"] = .string(client) }
+      return .object(object)
     case let .attach(scope, since):
-      try container.encode("attach", forKey: .type)
-      try container.encode(scope, forKey: .scope)
-      try container.encodeIfPresent(since, forKey: .since)
+      var object: [String: JSONValue] = ["type": "attach", "scope": .string(scope)]
+      if let since { object["since"] = ["log_id": .string(since.logID), "seq": .number(Double(since.seq))] }
+      return .object(object)
     case let .detach(scope):
-      try container.encode("detach", forKey: .type)
-      try container.encode(scope, forKey: .scope)
+      return ["type": "detach", "scope": .string(scope)]
     case let .send(scope, action, client, cseq):
-      try container.encode("send", forKey: .type)
-      try container.encode(scope, forKey: .scope)
-      try container.encode(action, forKey: .action)
-      try container.encode(client, forKey: .client)
-      try container.encode(cseq, forKey: .cseq)
-    case .ping:
-      try container.encode("ping", forKey: .type)
-    case .pong:
-      try container.encode("pong", forKey: .type)
+      return [
+        "type": "send", "scope": .string(scope), "action": action, "client": .string(client),
+        "cseq": .number(Double(cseq)),
+      ]
+    case .ping: return ["type": "ping"]
+    case .pong: return ["type": "pong"]
     }
   }
+
+  /// The message as one line of the wire, newline included.
+  public var line: String { jsonValue.jsonText + "\n" }
 }

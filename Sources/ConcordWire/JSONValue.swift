@@ -43,16 +43,13 @@ public enum JSONValue: Sendable, Hashable, Codable {
     try JSONDecoder().decode(type, from: Data(jsonText.utf8))
   }
 
-  /// Parses JSON text; throws on invalid JSON.
-  ///
-  /// It parses with Foundation's JSONDecoder, which on purpose also accepts a trailing comma
-  /// (`[1,]`, `{"a":1,}`); nothing else outside RFC 8259 gets through.
+  /// Parses JSON text (RFC 8259, strictly: see ``JSONParser``); throws on invalid JSON.
   ///
   /// ```swift
   /// try JSONValue(parsing: #"{"a":[1,"x"]}"#) == .object(["a": .array([.number(1), .string("x")])])
   /// ```
   public init(parsing text: some StringProtocol) throws {
-    self = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    self = try JSONParser.parse(Array(text.utf8))
   }
 
   public init(from decoder: any Decoder) throws {

@@ -1,10 +1,10 @@
 /// What the daemon sends a window: one JSON object a line, named by its `type`.
 ///
 /// ```json
-/// {"type":"welcome","protocol":1,"log_id":"9f2c…","user":"alice","scopes":[{"name":"board"},{"name":"card","parameterized":true}]}
-/// {"type":"snapshot","scope":"card:42","seq":17,"state":{"title":"Fix login"}}
-/// {"type":"ack","cseq":12,"seq":18}
-/// {"type":"update","scope":"card:42","seq":18,"diff":[{"op":"set","path":["title"],"value":"Fix the login"}]}
+/// {"app":"Workspace","log_id":"9f2c…","protocol":1,"scopes":[{"name":"board","parameterized":false},{"name":"card","parameterized":true}],"seq":17,"type":"welcome","user":"alice"}
+/// {"scope":"card:42","seq":17,"state":{"title":"Fix login"},"type":"snapshot"}
+/// {"client":"w-7f3a","cseq":12,"seq":18,"type":"ack"}
+/// {"diff":[{"op":"set","path":["title"],"value":"Fix the login"}],"scope":"card:42","seq":18,"type":"update"}
 /// ```
 public enum ServerMessage: Sendable, Equatable {
   /// The answer to `hello`.
@@ -112,8 +112,10 @@ extension ServerMessage: Codable {
         logReplaced: try container.decodeIfPresent(Bool.self, forKey: .logReplaced) ?? false)
     case "update":
       let change: Change
-      if let reset = try container.decodeIfPresent(JSONValue.self, forKey: .reset) {
-        change = .reset(reset)
+      // `contains`, not `decodeIfPresent`: a reset to `null` (an element that left the state)
+      // is a reset all the same.
+      if container.contains(.reset) {
+        change = .reset(try container.decode(JSONValue.self, forKey: .reset))
       } else {
         change = .diff(try container.decode(StateDiff.self, forKey: .diff))
       }
@@ -147,48 +149,6 @@ extension ServerMessage: Codable {
   }
 
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    switch self {
-    case let .welcome(welcome):
-      try container.encode("welcome", forKey: .type)
-      try welcome.encode(to: encoder)
-    case let .snapshot(scope, seq, state, logReplaced):
-      try container.encode("snapshot", forKey: .type)
-      try container.encode(scope, forKey: .scope)
-      try container.encode(seq, forKey: .seq)
-      try container.encode(state, forKey: .state)
-      if logReplaced { try container.encode(true, forKey: .logReplaced) }
-    case let .update(scope, seq, change):
-      try container.encode("update", forKey: .type)
-      try container.encode(scope, forKey: .scope)
-      try container.encode(seq, forKey: .seq)
-      switch change {
-      case let .diff(diff): try container.encode(diff, forKey: .diff)
-      case let .reset(state): try container.encode(state, forKey: .reset)
-      }
-    case let .ack(client, cseq, seq):
-      try container.encode("ack", forKey: .type)
-      try container.encode(client, forKey: .client)
-      try container.encode(cseq, forKey: .cseq)
-      try container.encode(seq, forKey: .seq)
-    case let .refused(client, cseq, seq, reason):
-      try container.encode("refused", forKey: .type)
-      try container.encode(client, forKey: .client)
-      try container.encode(cseq, forKey: .cseq)
-      try container.encodeIfPresent(seq, forKey: .seq)
-      try container.encode(reason, forKey: .reason)
-    case let .detached(scope):
-      try container.encode("detached", forKey: .type)
-      try container.encode(scope, forKey: .scope)
-    case .ping:
-      try container.encode("ping", forKey: .type)
-    case .pong:
-      try container.encode("pong", forKey: .type)
-    case let .error(code, message, cseq):
-      try container.encode("error", forKey: .type)
-      try container.encode(code, forKey: .code)
-      try container.encode(message, forKey: .message)
-      try container.encodeIfPresent(cseq, forKey: .cseq)
-    }
+    try jsonValue.encode(to: encoder)
   }
 }

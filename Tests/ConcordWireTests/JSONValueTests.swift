@@ -79,10 +79,36 @@ import Testing
   }
 
   @Test func parsingRejectsInvalidJSON() {
-    // Not "[1,]": Foundation's parser accepts a trailing comma on purpose.
-    for text in ["", "{", "[,]", "{'a':1}", "tru", "{\"a\" 1}", "[1] [2]", "NaN", "[1e999]", "\"\u{01}\""] {
+    let texts = [
+      "", "{", "[,]", "[1,]", "{\"a\":1,}", "{'a':1}", "tru", "{\"a\" 1}", "[1] [2]", "NaN", "[1e999]",
+      "\"\u{01}\"", "01", "1.", "-", ".5", "\"\\x\"", "\"\\ud800\"", "\"\\udc00\"", "\"abc", "[1 2]", "{1:2}",
+    ]
+    for text in texts {
       #expect(throws: (any Error).self, "\(text)") { try JSONValue(parsing: text) }
     }
+    #expect(throws: JSONParser.Failure.self) { try JSONParser.parse([0x22, 0xFF, 0xFE, 0x22]) }  // not UTF-8
+  }
+
+  @Test func parsingSaysWhereTheTextWentWrong() {
+    #expect(throws: JSONParser.Failure(reason: "expected , or ]", offset: 3)) { try JSONValue(parsing: "[1 2]") }
+  }
+
+  @Test func parsingRefusesNestingDeeperThanTheLimitInsteadOfExhaustingTheStack() throws {
+    let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+    #expect(throws: JSONParser.Failure.self) { try JSONValue(parsing: deep) }
+    let allowed = JSONParser.maximumDepth
+    let fits = String(repeating: "[", count: allowed) + String(repeating: "]", count: allowed)
+    _ = try JSONValue(parsing: fits)
+  }
+
+  @Test func parsingReadsEscapesAndSurrogatePairs() throws {
+    #expect(try JSONValue(parsing: #""a\nb\t\"\\\/\u00e9\ud83d\ude00""#) == .string("a\nb\t\"\\/é😀"))
+    #expect(try JSONValue(parsing: #"["é😀 plain", "x\u0041y"]"#) == ["é😀 plain", "xAy"])
+  }
+
+  @Test func parsingReadsNumbersAsJSONDefinesThem() throws {
+    #expect(try JSONValue(parsing: "[0, -0, 12, -7, 1.5, 2e3, 1E-2, 9007199254740993, 123456789012345]")
+      == [0, 0, 12, -7, 1.5, 2000, 0.01, 9007199254740992, 123456789012345])
   }
 
   @Test func parsingKeepsBooleansAndNumbersApart() throws {

@@ -1,0 +1,148 @@
+import ConcordWire
+import Logging
+import NIOCore
+
+/// Serves one window's connection: lines in, messages out.
+///
+/// It runs on the event loop the host runs on, so a line goes from the socket through the
+/// reducer (`assumeIsolated`, no hop) and its answers go back out on one thread. Messages wait
+/// in the window's ``WindowOutbox`` while the socket is not writable; all that is queued in one
+/// turn of the loop is written with one system call.
+final class WindowChannelHandler: ChannelInboundHandler {
+  typealias InboundIn = ByteBuffer
+  typealias OutboundOut = ByteBuffer
+
+  private let host: any WindowHost
+  private let registry: WindowRegistry
+  private var context: ChannelHandlerContext?
+  private var link: WindowLink?
+  private var greeted = false
+  private var refused = false
+  private var flushScheduled = false
+  private var closing = false
+
+  init(host: any WindowHost, registry: WindowRegistry) {
+    self.host = host
+    self.registry = registry
+  }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    self.context = context
+  }
+
+  func channelActive(context: ChannelHandlerContext) {
+    let peer = registry.peerCredentials(of: context.channel)
+    guard registry.policy.allows(peer) else {
+      registry.logger.notice("refused a connection from uid \(peer.uid) (pid \(peer.pid))")
+      refuse(peer, context: context)
+      return
+    }
+    let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+    let link = registry.admit(peer: peer) { bound.value.closeAfterFlushing() }
+    link.outbox.whenReady {
+      if bound.eventLoop.inEventLoop {
+        bound.value.scheduleFlush()
+      } else {
+        bound.eventLoop.execute { bound.value.scheduleFlush() }
+      }
+    }
+    self.link = link
+    context.fireChannelActive()
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    guard let link, !refused else { return }
+    link.heard()
+    let message: ClientMessage
+    do {
+      message = try ClientMessage(line: unwrapInboundIn(data).readableBytesView)
+    } catch {
+      link.send(.error(code: .badMessage, message: error.description, cseq: nil))
+      return
+    }
+    guard greeted else {
+      guard case let .hello(version, _) = message, version == WireProtocol.version else {
+        let hello = #"{"type":"hello","protocol":\#(WireProtocol.version)}"#
+        link.send(.error(code: .handshake, message: "say hello first, in protocol \(WireProtocol.version): \(hello)", cseq: nil))
+        return
+      }
+      greeted = true
+      link.send(.welcome(host.assumeIsolated { $0.welcome(for: link) }))
+      return
+    }
+    host.assumeIsolated { $0.handle(message, from: link) }
+  }
+
+  func channelWritabilityChanged(context: ChannelHandlerContext) {
+    if context.channel.isWritable { flushOutbox() }
+    link?.setBlocked(!context.channel.isWritable && !(link?.outbox.isEmpty ?? true))
+  }
+
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    if case WireError.lineTooLong = error, let link {
+      link.send(.error(code: .tooLong, message: WireError.lineTooLong.description + "; closing", cseq: nil))
+      closeAfterFlushing()
+    } else {
+      registry.logger.debug("window \(link?.id ?? "-"): \(error)")
+      context.close(promise: nil)
+    }
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    if let link {
+      host.assumeIsolated { $0.disconnected(link) }
+      registry.remove(link)
+    }
+    context.fireChannelInactive()
+  }
+
+  // MARK: - Writing
+
+  /// Writes at the end of this turn of the loop, so that everything queued in it goes together.
+  private func scheduleFlush() {
+    guard !flushScheduled, let context else { return }
+    flushScheduled = true
+    context.eventLoop.execute { self.flushOutbox() }
+  }
+
+  private func flushOutbox() {
+    flushScheduled = false
+    guard let context, let link, !closing else { return }
+    while context.channel.isWritable {
+      guard let buffer = nextBuffer(of: link, allocator: context.channel.allocator) else { break }
+      context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    }
+    link.setBlocked(!context.channel.isWritable && !link.outbox.isEmpty)
+  }
+
+  /// What the outbox holds, up to about 1 MiB, as one buffer; nil when it is empty.
+  private func nextBuffer(of link: WindowLink, allocator: ByteBufferAllocator) -> ByteBuffer? {
+    var buffer = allocator.buffer(capacity: 256)
+    while buffer.readableBytes < WireLimits.maximumMessageBytes, let message = link.outbox.next() {
+      buffer.writeString(message.line)
+    }
+    return buffer.readableBytes > 0 ? buffer : nil
+  }
+
+  /// Writes what is queued, then closes; a window that is not reading is closed at once.
+  private func closeAfterFlushing() {
+    guard let context, let link, !closing else { return }
+    closing = true
+    guard context.channel.isWritable, let buffer = nextBuffer(of: link, allocator: context.channel.allocator) else {
+      context.close(promise: nil)
+      return
+    }
+    context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in context.close(promise: nil) }
+  }
+
+  /// Tells a peer it may not connect, drops what it sends for a moment (a socket closed with
+  /// unread input resets the connection, and the peer could lose the answer), then closes.
+  private func refuse(_ peer: PeerCredentials, context: ChannelHandlerContext) {
+    refused = true
+    let message = ServerMessage.error(code: .handshake, message: "uid \(peer.uid) may not use this daemon", cseq: nil)
+    var buffer = context.channel.allocator.buffer(capacity: 128)
+    buffer.writeString(message.line)
+    context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    context.eventLoop.scheduleTask(in: .milliseconds(500)) { context.close(promise: nil) }
+  }
+}

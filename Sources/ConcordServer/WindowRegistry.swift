@@ -1,0 +1,100 @@
+import Logging
+import NIOCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon's connected windows, and who may connect.
+///
+/// It lives on the host's event loop, like the connections it keeps: every method runs there,
+/// so it needs no lock (hence `@unchecked Sendable`; it is only handed to that loop's tasks).
+/// Once a second it looks after the windows: a `ping` to the quiet ones, a disconnect for the
+/// ones that do not answer it or have not taken a byte for too long.
+final class WindowRegistry: @unchecked Sendable {
+  struct Timing: Sendable {
+    /// A window that has said nothing for this long is sent a `ping`.
+    var pingInterval: Duration = .seconds(30)
+    /// A `ping` unanswered for this long means the peer is dead.
+    var pingTimeout: Duration = .seconds(30)
+    /// A window that takes no bytes for this long while messages wait is dropped.
+    var stuckTimeout: Duration = .seconds(30)
+  }
+
+  let policy: PeerPolicy
+  let logger: Logger
+  let timing: Timing
+  private let eventLoop: any EventLoop
+  private var links: [String: WindowLink] = [:]
+  private var admitted = 0
+  private var whenEmpty: EventLoopPromise<Void>?
+
+  init(policy: PeerPolicy, timing: Timing, eventLoop: any EventLoop, logger: Logger) {
+    self.policy = policy
+    self.timing = timing
+    self.eventLoop = eventLoop
+    self.logger = logger
+  }
+
+  /// The peer of a Unix socket, as the kernel reports it; nobody (uid -1) when it cannot be read
+  /// — usually a peer that connected and left at once. Not knowing who is there, the daemon
+  /// lets no one in.
+  func peerCredentials(of channel: any Channel) -> PeerCredentials {
+    let nobody = PeerCredentials(pid: 0, uid: .max, gid: .max)
+    guard let provider = channel as? any SocketOptionProvider else { return nobody }
+    let read = LockedValue<PeerCredentials?>(nil)
+    // On the channel's own loop the option is read at once: the future is already complete.
+    let future: EventLoopFuture<KernelPeerCredentials> = provider.unsafeGetSocketOption(
+      level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+    future.whenComplete { result in
+      switch result {
+      case let .success(credentials):
+        read.withLock { $0 = PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid) }
+      case let .failure(error):
+        self.logger.debug("could not read a connection's credentials: \(error)")
+      }
+    }
+    return read.withLock { $0 } ?? nobody
+  }
+
+  /// Registers a window of `peer`; `close` closes its connection.
+  func admit(peer: PeerCredentials, close: @escaping @Sendable () -> Void) -> WindowLink {
+    admitted += 1
+    let link = WindowLink(id: "w\(admitted)", peer: peer, close: close)
+    links[link.id] = link
+    return link
+  }
+
+  func remove(_ link: WindowLink) {
+    links[link.id] = nil
+    if links.isEmpty, let promise = whenEmpty {
+      whenEmpty = nil
+      promise.succeed()
+    }
+  }
+
+  /// Disconnects every window; the future completes when all are gone, or after `grace`.
+  func disconnectAll(reason: String, grace: TimeAmount = .seconds(2)) -> EventLoopFuture<Void> {
+    guard !links.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
+    let promise = eventLoop.makePromise(of: Void.self)
+    whenEmpty = promise
+    for link in links.values { link.disconnect(reason: reason) }
+    eventLoop.scheduleTask(in: grace) { promise.succeed() }
+    return promise.futureResult
+  }
+
+  /// Pings the quiet windows; drops the dead and the stuck ones.
+  func checkWindows() {
+    let now = WindowLink.now
+    for link in links.values {
+      if let blocked = link.blockedFor(now: now), blocked > timing.stuckTimeout {
+        link.disconnect(reason: "it has not read anything for \(timing.stuckTimeout)")
+      } else if let unanswered = link.pingUnansweredFor(now: now), unanswered > timing.pingTimeout {
+        logger.info("window \(link.id) did not answer a ping for \(timing.pingTimeout): disconnected")
+        link.disconnect(reason: "no answer to ping for \(timing.pingTimeout)")
+      } else if link.needsPing(after: timing.pingInterval, now: now) {
+        link.send(.ping)
+      }
+    }
+  }
+}

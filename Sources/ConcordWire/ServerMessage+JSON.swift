@@ -1,0 +1,63 @@
+extension ServerMessage {
+  /// The message as the JSON object it is on the wire.
+  ///
+  /// The daemon writes every message through this and ``JSONValue/jsonText`` (sorted keys,
+  /// compact), not through JSONEncoder: it is the daemon's most frequent work after reducing.
+  public var jsonValue: JSONValue {
+    var object: [String: JSONValue]
+    switch self {
+    case let .welcome(welcome):
+      object = [
+        "protocol": .number(Double(welcome.protocolVersion)), "log_id": .string(welcome.logID),
+        "user": .string(welcome.user), "seq": .number(Double(welcome.seq)), "app": .string(welcome.app),
+        "scopes": .array(welcome.scopes.map { ["name": .string($0.name), "parameterized": .bool($0.parameterized)] }),
+      ]
+    case let .snapshot(scope, seq, state, logReplaced):
+      object = ["scope": .string(scope), "seq": .number(Double(seq)), "state": state]
+      if logReplaced { object["log_replaced"] = true }
+    case let .update(scope, seq, change):
+      object = ["scope": .string(scope), "seq": .number(Double(seq))]
+      switch change {
+      case let .diff(diff): object["diff"] = diff.jsonValue
+      case let .reset(state): object["reset"] = state
+      }
+    case let .ack(client, cseq, seq):
+      object = ["client": .string(client), "cseq": .number(Double(cseq)), "seq": .number(Double(seq))]
+    case let .refused(client, cseq, seq, reason):
+      object = ["client": .string(client), "cseq": .number(Double(cseq)), "reason": .string(reason)]
+      if let seq { object["seq"] = .number(Double(seq)) }
+    case let .detached(scope):
+      object = ["scope": .string(scope)]
+    case .ping, .pong:
+      object = [:]
+    case let .error(code, message, cseq):
+      object = ["code": .string(code.rawValue), "message": .string(message)]
+      if let cseq { object["cseq"] = .number(Double(cseq)) }
+    }
+    object["type"] = .string(typeName)
+    return .object(object)
+  }
+
+  /// The message's `type` on the wire.
+  public var typeName: String {
+    switch self {
+    case .welcome: "welcome"
+    case .snapshot: "snapshot"
+    case .update: "update"
+    case .ack: "ack"
+    case .refused: "refused"
+    case .detached: "detached"
+    case .ping: "ping"
+    case .pong: "pong"
+    case .error: "error"
+    }
+  }
+
+  /// The message as one line of the wire, newline included.
+  public var line: String {
+    var text = ""
+    jsonValue.write(to: &text)
+    text += "\n"
+    return text
+  }
+}
