@@ -45,11 +45,19 @@ struct Concordd: AsyncParsableCommand {
   @Option(name: .long, help: ArgumentHelp("Also let members of this group connect (socket 0660).", valueName: "GROUP"))
   var allowGroup: String?
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "Ping a window that has been quiet this many seconds; drop it if it does not answer within as long again.",
+      valueName: "SECONDS"))
+  var pingInterval: Int = 30
+
   @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
   var logLevel: Logger.Level = .info
 
   func validate() throws {
     guard snapshotInterval > 0 else { throw ValidationError("--snapshot-interval must be at least 1") }
+    guard pingInterval > 0 else { throw ValidationError("--ping-interval must be at least 1 second") }
   }
 
   func run() async throws {
@@ -72,6 +80,7 @@ struct Concordd: AsyncParsableCommand {
     }
     configuration.snapshotInterval = snapshotInterval
     configuration.allowGroup = allowGroup
+    configuration.pingInterval = .seconds(pingInterval)
 
     let daemon = ConcordDaemon(app: SampleApp.hosted, configuration: configuration, logger: logger)
     let group = ServiceGroup(

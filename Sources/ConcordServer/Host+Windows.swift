@@ -45,31 +45,67 @@ extension Host {
       let usage = scope.isParameterized ? "\(scope.name):PARAMETER" : scope.name
       return window.send(.error(code: .unknownScope, message: "attach to the scope as \(usage)", cseq: nil))
     }
-    guard let projected = scope.project(committedState, key.parameter), let json = try? projected.json().json else {
+    guard let projected = scope.project(committedState, key.parameter), let json = try? projected.json() else {
       return window.send(.error(code: .unknownScope, message: "\(key) names nothing in the state", cseq: nil))
     }
     let scopeName = key.description
-    var instance = instances[scopeName] ?? ScopeInstance(key: key, scope: scope, last: projected, windows: [])
-    if instance.windows.isEmpty { instance.last = projected }
+    var instance = activeInstance(scopeName, key: key, scope: scope, projected: projected, json: json)
     let isNew = instance.windows.insert(window).inserted
     instances[scopeName] = instance
-    let replaced = since.map { $0.logID != logID } ?? false
     window.outbox.attach(
-      scopeName, snapshot: .snapshot(scope: scopeName, seq: committedSeq, state: json, logReplaced: replaced),
-      seq: committedSeq, state: json)
+      scopeName, first: firstMessage(for: instance, since: since, window: window), state: instance.published)
     if isNew, let event = app.lifecycle.windowAttached?(windowEvent(window, scopeName)) {
       submitFromDaemon(event, user: window.user, scope: scopeName)
     }
   }
 
+  /// The scope's instance, woken from rest or made now, with the windows it has.
+  private func activeInstance(
+    _ name: String, key: ScopeKey, scope: AppScope<State, Action>, projected: ProjectedState, json: (json: JSONValue, bytes: Int)
+  ) -> ScopeInstance {
+    if let instance = instances[name] { return instance }
+    let published = PublishedState(scope: name, seq: committedSeq, state: json.json, bytes: json.bytes, previousSeq: nil)
+    if var instance = resting.removeValue(forKey: name)?.instance {
+      restingOrder.removeAll { $0 == name }
+      instance.history.resume(after: instance.published.seq, at: committedSeq, state: json.json)
+      instance.last = projected
+      instance.published = published
+      return instance
+    }
+    return ScopeInstance(
+      key: key, scope: scope, last: projected, published: published,
+      history: ScopeHistory(seq: committedSeq, state: json.json), windows: [])
+  }
+
+  /// A snapshot; or, for a window that says which state it has (`since`, in this log), the
+  /// changes since then.
+  private func firstMessage(for instance: ScopeInstance, since: LogPosition?, window: WindowLink) -> ServerMessage {
+    let current = instance.published
+    let snapshot = ServerMessage.snapshot(
+      scope: current.scope, seq: current.seq, state: current.state, logReplaced: since.map { $0.logID != logID } ?? false)
+    guard let since, since.logID == logID, since.seq <= committedSeq, let old = instance.history.state(at: since.seq)
+    else { return snapshot }
+    return PublishedState.update(from: old, to: current)
+      ?? .update(scope: current.scope, seq: current.seq, change: .diff(StateDiff()))
+  }
+
   private func detach(_ scopeName: String, window: WindowLink, answer: Bool) {
     let wasAttached = instances[scopeName]?.windows.remove(window) != nil
-    if instances[scopeName]?.windows.isEmpty == true { instances[scopeName] = nil }
+    if let instance = instances[scopeName], instance.windows.isEmpty {
+      instances[scopeName] = nil
+      rest(instance, as: scopeName)
+    }
     window.outbox.detach(scopeName)
     if answer { window.send(.detached(scope: scopeName)) }
     if wasAttached, let event = app.lifecycle.windowDetached?(windowEvent(window, scopeName)) {
       submitFromDaemon(event, user: window.user, scope: scopeName)
     }
+  }
+
+  private func rest(_ instance: ScopeInstance, as name: String) {
+    resting[name] = (instance, committedSeq)
+    restingOrder.append(name)
+    if restingOrder.count > Self.restingLimit { resting[restingOrder.removeFirst()] = nil }
   }
 
   private func windowEvent(_ window: WindowLink, _ scope: String) -> WindowEvent {
@@ -124,12 +160,14 @@ extension Host {
       let projected = instance.scope.project(committedState, instance.key.parameter)
       if let projected, projected.hasSameValue(as: instance.last) { continue }
       if projected == nil, instance.last == nil { continue }
-      instances[name]?.last = projected
       // An element that is gone shows as null: the window says so rather than keep a stale view.
       let (json, bytes) = (try? projected?.json()) ?? (.null, 4)
-      for window in instance.windows {
-        window.outbox.scopeChanged(name, seq: committedSeq, state: json, bytes: bytes)
-      }
+      let published = PublishedState(
+        scope: name, seq: committedSeq, state: json, bytes: bytes, previousSeq: instance.published.seq)
+      instances[name]?.last = projected
+      instances[name]?.published = published
+      instances[name]?.history.record(json, at: committedSeq)
+      for window in instance.windows { window.outbox.scopeChanged(published) }
     }
   }
 }

@@ -74,8 +74,17 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
     let key: ScopeKey
     let scope: AppScope<State, Action>
     var last: ProjectedState?
+    /// What the windows were last given: shared by all of them.
+    var published: PublishedState
+    var history: ScopeHistory
     var windows: Set<WindowLink>
   }
+
+  /// Scopes nobody watches any more, kept a while (with the seq they were left at) so that a
+  /// window reconnecting to one gets the changes since it left rather than the whole state.
+  var resting: [String: (instance: ScopeInstance, since: Int64)] = [:]
+  var restingOrder: [String] = []
+  static var restingLimit: Int { 256 }
 
   init(
     app: HostedApp<State, Action>, log: ActionLog, booted: BootedState<State>,

@@ -118,8 +118,8 @@ final class WindowChannelHandler: ChannelInboundHandler {
   /// What the outbox holds, up to about 1 MiB, as one buffer; nil when it is empty.
   private func nextBuffer(of link: WindowLink, allocator: ByteBufferAllocator) -> ByteBuffer? {
     var buffer = allocator.buffer(capacity: 256)
-    while buffer.readableBytes < WireLimits.maximumMessageBytes, let message = link.outbox.next() {
-      buffer.writeString(message.line)
+    while buffer.readableBytes < WireLimits.maximumMessageBytes, let line = link.outbox.nextLine() {
+      buffer.writeString(line)
     }
     return buffer.readableBytes > 0 ? buffer : nil
   }

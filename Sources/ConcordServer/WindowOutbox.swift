@@ -11,8 +11,8 @@ import Synchronization
 ///
 /// ```swift
 /// outbox.enqueue(.ack(client: "w1", cseq: 3, seq: 40))
-/// outbox.scopeChanged("board", seq: 40, state: json, bytes: json.jsonText.utf8.count)
-/// while let message = outbox.next() { write(message) }
+/// outbox.scopeChanged(published)            // the board as of seq 40, shared by all its windows
+/// while let line = outbox.nextLine() { write(line) }
 /// ```
 final class WindowOutbox: Sendable {
   /// More queued messages than this and the window is disconnected: it is not reading.
@@ -28,16 +28,28 @@ final class WindowOutbox: Sendable {
     var head = 0
     /// Scopes with a change mark in the queue.
     var marked: Set<String> = []
-    /// The newest state of each attached scope, its seq, and the size of its JSON text.
-    var latest: [String: (seq: Int64, state: JSONValue, bytes: Int)] = [:]
-    /// The state the window has of each scope once everything written so far arrives.
-    var delivered: [String: JSONValue] = [:]
+    /// The newest state of each attached scope.
+    var latest: [String: PublishedState] = [:]
+    /// The state (and its seq) the window has of each scope once everything written so far
+    /// arrives.
+    var delivered: [String: (seq: Int64, state: JSONValue)] = [:]
     var overflowed = false
     /// Called when something is queued: the connection schedules a write.
     var onReady: (@Sendable () -> Void)?
     var finished = false
 
     var count: Int { queue.count - head }
+
+    mutating func popFirst() -> Item? {
+      guard head < queue.count else { return nil }
+      let item = queue[head]
+      head += 1
+      if head > 1024, head * 2 > queue.count {
+        queue.removeFirst(head)
+        head = 0
+      }
+      return item
+    }
 
     mutating func append(_ item: Item) {
       if count >= WindowOutbox.maximumQueued { overflowed = true }
@@ -74,12 +86,13 @@ final class WindowOutbox: Sendable {
     return kept
   }
 
-  /// Starts a scope with its whole state: the snapshot a window gets when it attaches.
-  func attach(_ scope: String, snapshot message: ServerMessage, seq: Int64, state: JSONValue) {
+  /// Starts a scope: `first` (a snapshot, or the update since the state a reconnecting window
+  /// had) brings the window to `state`.
+  func attach(_ scope: String, first message: ServerMessage, state: PublishedState) {
     let ready = contents.withLock {
       $0.removeMark(scope)
-      $0.latest[scope] = (seq, state, 0)
-      $0.delivered[scope] = state
+      $0.latest[scope] = state
+      $0.delivered[scope] = (state.seq, state.state)
       $0.append(.message(message))
       return $0.onReady
     }
@@ -95,11 +108,11 @@ final class WindowOutbox: Sendable {
   }
 
   /// Records a scope's new state; the window is sent the change when it is ready for it.
-  /// `bytes` is the size of the state's JSON text, measured once by the caller for all windows.
-  func scopeChanged(_ scope: String, seq: Int64, state: JSONValue, bytes: Int) {
+  func scopeChanged(_ state: PublishedState) {
+    let scope = state.scope
     let ready: (@Sendable () -> Void)? = contents.withLock {
       guard $0.latest[scope] != nil else { return nil }
-      $0.latest[scope] = (seq, state, bytes)
+      $0.latest[scope] = state
       guard $0.marked.insert(scope).inserted else { return nil }
       $0.append(.scopeChanged(scope))
       return $0.onReady
@@ -108,31 +121,22 @@ final class WindowOutbox: Sendable {
   }
 
 
-  /// The next message to write, with a scope's change computed now from what the window has.
-  func next() -> ServerMessage? {
+  /// The next line to write, with a scope's change made now from what the window has.
+  func nextLine() -> String? {
     contents.withLock { contents in
-      while contents.head < contents.queue.count {
-        let item = contents.queue[contents.head]
-        contents.head += 1
-        if contents.head > 1024, contents.head * 2 > contents.queue.count {
-          contents.queue.removeFirst(contents.head)
-          contents.head = 0
-        }
+      while let item = contents.popFirst() {
         switch item {
         case let .message(message):
-          return message
+          return message.line
         case let .scopeChanged(scope):
           contents.marked.remove(scope)
           guard let latest = contents.latest[scope] else { continue }
           let delivered = contents.delivered[scope]
-          contents.delivered[scope] = latest.state
+          contents.delivered[scope] = (latest.seq, latest.state)
           guard let delivered else {
-            return .update(scope: scope, seq: latest.seq, change: .reset(latest.state))
+            return ServerMessage.update(scope: scope, seq: latest.seq, change: .reset(latest.state)).line
           }
-          let diff = StateDiff.between(delivered, latest.state)
-          if diff.isEmpty { continue }
-          return .update(
-            scope: scope, seq: latest.seq, change: diff.encodedSize < latest.bytes ? .diff(diff) : .reset(latest.state))
+          if let line = latest.updateLine(fromSeq: delivered.seq, state: delivered.state) { return line }
         }
       }
       return nil

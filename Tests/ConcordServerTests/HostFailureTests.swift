@@ -51,7 +51,8 @@ import Testing
   private func answer(to cseq: Int64, in outbox: WindowOutbox) async throws -> [ServerMessage] {
     var seen: [ServerMessage] = []
     for _ in 0..<2000 {
-      while let message = outbox.next() {
+      while let line = outbox.nextLine() {
+        let message = try WireCoding().decode(ServerMessage.self, from: Array(line.utf8.dropLast()))
         seen.append(message)
         switch message {
         case .ack(_, cseq, _), .refused(_, cseq, _, _), .error(_, _, cseq): return seen

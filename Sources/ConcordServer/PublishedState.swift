@@ -1,0 +1,49 @@
+import ConcordWire
+import Synchronization
+
+/// A scope's state as one commit left it, handed to every window on the scope.
+///
+/// Most windows had the scope's previous state, so their update is the same line: it is made
+/// once, on first use, and shared. A window that fell behind gets its own diff from the state
+/// it has.
+final class PublishedState: Sendable {
+  let scope: String
+  let seq: Int64
+  let state: JSONValue
+  /// The size of `state`'s JSON text: what a whole-state `reset` costs.
+  let bytes: Int
+  /// The seq of the state this one follows; nil for the first.
+  let previousSeq: Int64?
+  private let sharedLine = Mutex<String??>(nil)
+
+  init(scope: String, seq: Int64, state: JSONValue, bytes: Int, previousSeq: Int64?) {
+    self.scope = scope
+    self.seq = seq
+    self.state = state
+    self.bytes = bytes
+    self.previousSeq = previousSeq
+  }
+
+  /// The update line for a window that has `delivered` (as of `deliveredSeq`), or nil when
+  /// that is already this state.
+  func updateLine(fromSeq deliveredSeq: Int64, state delivered: JSONValue) -> String? {
+    guard deliveredSeq == previousSeq else { return Self.updateLine(from: delivered, to: self) }
+    return sharedLine.withLock { line in
+      if let line { return line }
+      let made = Self.updateLine(from: delivered, to: self)
+      line = made
+      return made
+    }
+  }
+
+  /// The `update` from `old` to `new`: a diff, or the whole state when the diff is not smaller.
+  static func update(from old: JSONValue, to new: PublishedState) -> ServerMessage? {
+    let diff = StateDiff.between(old, new.state)
+    if diff.isEmpty { return nil }
+    return .update(scope: new.scope, seq: new.seq, change: diff.encodedSize < new.bytes ? .diff(diff) : .reset(new.state))
+  }
+
+  private static func updateLine(from old: JSONValue, to new: PublishedState) -> String? {
+    update(from: old, to: new)?.line
+  }
+}

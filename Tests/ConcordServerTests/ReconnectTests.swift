@@ -1,0 +1,85 @@
+import ConcordWire
+import Foundation
+import Testing
+
+/// A window that comes back, and a window that never answers.
+@Suite(.serialized) struct ReconnectTests {
+  @Test func aWindowThatReconnectsGetsTheChangesSinceItsSeqNotTheWholeState() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let writer = try RawPeer(path: daemon.socketPath)
+    try writer.hello()
+    _ = try writer.attach("notes")
+    for (cseq, text) in ["milk", "eggs"].enumerated() {
+      try writer.send(.send(scope: "notes", action: ["add": ["text": .string(text)]], client: "writer", cseq: Int64(cseq + 1)))
+      try writer.receive { if case .ack(_, Int64(cseq + 1), _) = $0 { true } else { false } }
+    }
+
+    // The reader sees two notes at some seq, then goes away.
+    var reader: RawPeer? = try RawPeer(path: daemon.socketPath)
+    let welcome = try reader!.hello()
+    try reader!.send(.attach(scope: "notes", since: nil))
+    guard case let .snapshot(_, seenSeq, seenState, _)? = try reader!.receive() else { throw DaemonTestError("no snapshot") }
+    #expect(seenState.arrayCount == 2)
+    reader = nil
+
+    // Meanwhile, with nobody watching the list, note 1 is edited through its own scope.
+    try writer.send(.detach(scope: "notes"))
+    try writer.send(.attach(scope: "note:1", since: nil))
+    try writer.receive { if case .snapshot("note:1", _, _, _) = $0 { true } else { false } }
+    try writer.send(.send(scope: "note:1", action: ["edit": ["text": "bread"]], client: "writer", cseq: 3))
+    try writer.receive { if case .ack(_, 3, _) = $0 { true } else { false } }
+
+    // Back, saying where it was: it is sent the diff, which brings its state up to date.
+    let back = try RawPeer(path: daemon.socketPath)
+    try back.hello()
+    try back.send(.attach(scope: "notes", since: LogPosition(logID: welcome.logID, seq: seenSeq)))
+    guard case let .update("notes", seq, .diff(diff))? = try back.receive() else {
+      throw DaemonTestError("expected an update with a diff")
+    }
+    #expect(seq > seenSeq)
+    let state = try diff.apply(to: seenState)
+    #expect(state.arrayCount == 2)
+    #expect(state.arrayElement(0)?["text"] == "bread")
+
+    // Nothing changed since: an empty diff says it is up to date.
+    let again = try RawPeer(path: daemon.socketPath)
+    try again.hello()
+    try again.send(.attach(scope: "notes", since: LogPosition(logID: welcome.logID, seq: seq)))
+    #expect(try again.receive() == .update(scope: "notes", seq: seq, change: .diff(StateDiff())))
+
+    // A window from another log's history is told so, with the whole state.
+    let stranger = try RawPeer(path: daemon.socketPath)
+    try stranger.hello()
+    try stranger.send(.attach(scope: "notes", since: LogPosition(logID: "another-log", seq: seenSeq)))
+    guard case let .snapshot(_, _, whole, replaced)? = try stranger.receive() else { throw DaemonTestError("no snapshot") }
+    #expect(replaced)
+    #expect(whole == state)
+
+    // A seq the daemon has no state for (from before it watched the scope) gets a snapshot.
+    try again.send(.attach(scope: "counter", since: LogPosition(logID: welcome.logID, seq: 1)))
+    guard case .snapshot("counter", _, _, false)? = try again.receive() else { throw DaemonTestError("no snapshot") }
+  }
+
+  @Test func aQuietWindowIsPingedAndOneThatDoesNotAnswerIsLetGo() throws {
+    let daemon = try DaemonProcess(arguments: ["--ping-interval", "1"]).start()
+    defer { daemon.removeHome() }
+    let silent = try RawPeer(path: daemon.socketPath)
+    try silent.hello()
+    let polite = try RawPeer(path: daemon.socketPath)
+    try polite.hello()
+
+    #expect(try silent.receive(timeout: 5) == .ping)
+    // The polite window answers each ping and stays; the silent one is disconnected.
+    let deadline = Date().addingTimeInterval(4)
+    while Date() < deadline {
+      if (try? polite.receive(timeout: 1)) == .ping { try polite.send(.pong) }
+    }
+    let last = try silent.receive { if case .error(.overloaded, _, _) = $0 { true } else { false } }
+    guard case let .error(_, message, _)? = last.last else { return }
+    #expect(message.contains("no answer to ping"))
+    #expect(try silent.receive(timeout: 5) == nil)  // closed
+    try polite.send(.ping)
+    #expect(try polite.receive { $0 == .pong }.last == .pong)
+  }
+}
