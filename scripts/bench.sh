@@ -3,11 +3,21 @@
 #   scripts/bench.sh                 the core (Store, effects, scopes): about a minute
 #   scripts/bench.sh --quick         a smoke run of the core
 #   scripts/bench.sh log [--quick]   the action log against plain SQLite: about 20 seconds
+#   scripts/bench.sh daemon [--quick] concordd against Redis (appendfsync always) and the C
+#                                    reference daemon of ../shared/bench-ref: about 3 minutes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
 concord_install_system_packages
 
+if [[ "${1:-}" == "daemon" ]]; then
+  shift
+  # The anchors: Redis from Debian, and a C compiler for the reference daemon.
+  concord_install_system_packages redis-server redis-tools gcc make
+  swift build -c release --product concordd
+  swift build -c release --product concord-daemon-bench
+  exec .build/release/concord-daemon-bench "$@"
+fi
 if [[ "${1:-}" == "log" ]]; then
   shift
   swift build -c release --product concord-log-bench

@@ -7,16 +7,17 @@ concord_packages=(libsodium-dev libsqlite3-dev tmux pkg-config)
 
 concord_missing_packages() {
   local missing=()
-  for package in "${concord_packages[@]}"; do
+  for package in "${concord_packages[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
       || missing+=("$package")
   done
   echo "${missing[@]:-}"
 }
 
+# Extra packages (beyond the ones every script needs) may be named as arguments.
 concord_install_system_packages() {
   local missing
-  missing=$(concord_missing_packages)
+  missing=$(concord_missing_packages "$@")
   [[ -z "$missing" ]] && return 0
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "concord: missing system packages ($missing) and no apt-get to install them" >&2
