@@ -89,7 +89,11 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]
     ),
-    .target(name: "ConcordClient", dependencies: ["Concord", "ConcordWire"]),
+    // The client side: the connection, the offline outbox and the last states seen.
+    .target(
+      name: "ConcordClient",
+      dependencies: ["Concord", "ConcordWire", "ConcordLog", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
     .target(name: "Workspace", dependencies: ["Concord"]),
     .executableTarget(
       name: "concordd",
@@ -105,13 +109,13 @@ let package = Package(
     .executableTarget(
       name: "concord",
       dependencies: [
-        "ConcordClient",
+        "ConcordClient", "ConcordServer", "ConcordLog", "ConcordWire", "SampleApp",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "cli"
     ),
     // A small app the daemon hosts for its end-to-end tests (until Workspace is hosted).
-    .target(name: "SampleApp", dependencies: ["Concord", "ConcordServer"], path: "Examples/SampleApp"),
+    .target(name: "SampleApp", dependencies: ["Concord", "ConcordServer", "ConcordClient"], path: "Examples/SampleApp"),
     // A small composed app that runs in the terminal: the README's first command.
     .executableTarget(
       name: "CounterApp",

@@ -1,23 +1,70 @@
 import ArgumentParser
-import Foundation
 import ConcordClient
+import Foundation
 
-/// `concord`: windows, actions and audit on a running Concord daemon.
+/// `concord`: windows, actions and audit on a Concord daemon.
 @main
 struct Concord: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "concord",
     abstract: "Attach windows to a Concord daemon, send actions, and audit its log.",
     discussion: """
-      This build contains the Concord core only; the commands that talk to the daemon \
-      (attach, send, outbox, log, state, daemon) are not part of it yet.
+      Everything lives in CONCORD_HOME (default $XDG_STATE_HOME/concord, else \
+      ~/.local/state/concord): the daemon's socket, the log, the key, and this client's outbox.
+
+      Exit codes: 0 success, 1 failure (one line on stderr says why), 2 usage error, \
+      3 daemon unreachable (for send: the action was queued).
+
+      Examples:
+        concord daemon start
+        concord attach counter
+        concord send counter '{"add":{"amount":5}}'
+        concord state --at 120 counter
+        concord log export --format jsonl -o audit.jsonl
       """,
-    version: "0.1.0"
+    version: "0.1.0",
+    subcommands: [
+      AttachCommand.self, SendCommand.self, OutboxCommand.self, StateCommand.self, LogCommand.self,
+      DaemonCommand.self,
+    ]
   )
 
-  func run() throws {
-    // Exit code 1 with a one-line reason on stderr, as the command-line contract asks.
-    FileHandle.standardError.write(Data("concord: no command is available in this build yet; see README.md\n".utf8))
-    throw ExitCode.failure
+  /// Runs the command; maps errors to DESIGN.md's exit codes with one line on stderr.
+  static func main() {
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch let failure as CommandFailure {
+      FileHandle.standardError.write(Data("concord: \(failure.message)\n".utf8))
+      Foundation.exit(failure.code.rawValue)
+    } catch {
+      let code = exitCode(for: error)
+      if code == .success {
+        exit(withError: error)  // --help, --version
+      }
+      if code == .validationFailure {
+        let message = fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "usage error"
+        FileHandle.standardError.write(Data("concord: \(message.replacingOccurrences(of: "Error: ", with: "")) (see `concord --help`)\n".utf8))
+        Foundation.exit(ConcordExitCode.usage.rawValue)
+      }
+      exit(withError: error)
+    }
+  }
+}
+
+/// A command's failure: one line for the person, and the exit code scripts rely on.
+struct CommandFailure: Error {
+  var message: String
+  var code: ConcordExitCode = .failure
+
+  static func usage(_ message: String) -> CommandFailure { CommandFailure(message: message, code: .usage) }
+}
+
+extension CommandFailure {
+  init(_ error: ClientError) {
+    switch error {
+    case .unreachable: self.init(message: error.description, code: .daemonUnreachable)
+    default: self.init(message: error.description)
+    }
   }
 }

@@ -54,15 +54,35 @@ public enum SampleApp {
     case toggle
   }
 
+  /// The counter's own reducer: the daemon runs it through the app's, a window runs it alone to
+  /// show an action before the daemon has it.
+  public static let counterReducer = Reducer<Int, CounterAction, Void> { count, action, _ in
+    switch action {
+    case .increment:
+      count += 1
+    case .decrement:
+      guard count > 0 else { return .refuse("the counter is already at zero") }
+      count -= 1
+    case let .add(amount):
+      count += amount
+    }
+    return .none
+  }
+
+  /// One note's own reducer.
+  public static let noteReducer = Reducer<Note, NoteAction, Void> { note, action, _ in
+    switch action {
+    case let .edit(text): note.text = text
+    case .toggle: note.done.toggle()
+    }
+    return .none
+  }
+
   public static let reducer = Reducer<State, Action, Void> { state, action, _ in
     switch action {
-    case .counter(.increment):
-      state.counter += 1
-    case .counter(.decrement):
-      guard state.counter > 0 else { return .refuse("the counter is already at zero") }
-      state.counter -= 1
-    case let .counter(.add(amount)):
-      state.counter += amount
+    case let .counter(counterAction):
+      return counterReducer.reduce(into: &state.counter, action: counterAction, environment: ())
+        .map { Action.counter($0) }
     case let .notes(.add(text)):
       guard !text.isEmpty else { return .refuse("a note needs some text") }
       state.notes.append(Note(id: state.nextNoteID, text: text))
@@ -79,10 +99,8 @@ public enum SampleApp {
       guard let index = state.notes.firstIndex(where: { $0.id == id }) else {
         return .refuse("there is no note \(id)")
       }
-      switch noteAction {
-      case let .edit(text): state.notes[index].text = text
-      case .toggle: state.notes[index].done.toggle()
-      }
+      return noteReducer.reduce(into: &state.notes[index], action: noteAction, environment: ())
+        .map { Action.note(id: id, $0) }
     case let .attached(window, scope):
       state.presence[window, default: []].append(scope)
     case let .detached(window, scope):

@@ -36,16 +36,20 @@ extension ActionLog {
 
   /// The newest snapshot that opens, matches its hash, decodes and lies within the log; nil when
   /// there is none (replay the whole log then).
+  ///
+  /// - Parameter notAfter: only snapshots at or before this seq (to rebuild an older state).
   public func newestSnapshot<State: Decodable & Sendable>(
-    of type: State.Type = State.self
+    of type: State.Type = State.self, notAfter: Int64? = nil
   ) throws(LogError) -> LoadedSnapshot<State>? {
     let last = lastSeq
+    let limit = notAfter ?? Int64.max
     // Newest first, one row at a time: older snapshots are read only when newer ones fail.
     return try reading {
       try database.read { db in
         var skipped: [(seq: Int64, reason: String)] = []
         let rows = try Row.fetchCursor(
-          db, sql: "SELECT seq, nonce, ciphertext, state_hash FROM snapshots ORDER BY seq DESC")
+          db, sql: "SELECT seq, nonce, ciphertext, state_hash FROM snapshots WHERE seq <= ? ORDER BY seq DESC",
+          arguments: [limit])
         while let row = try rows.next() {
           let seq: Int64 = row[0]
           switch openSnapshot(row, seq: seq, lastSeq: last, as: State.self) {

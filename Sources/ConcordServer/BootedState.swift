@@ -22,15 +22,15 @@ public struct BootError: Error, Sendable, CustomStringConvertible {
 extension HostedApp {
   /// Loads the newest snapshot that opens and decodes, then replays the entries after it without
   /// running effects. Boot time grows with the tail since that snapshot, not the whole log.
-  func boot(from log: ActionLog, logger: Logger) throws -> BootedState<State> {
-    let snapshot = try log.newestSnapshot(of: State.self)
+  func boot(from log: ActionLog, through last: Int64? = nil, logger: Logger) throws -> BootedState<State> {
+    let snapshot = try log.newestSnapshot(of: State.self, notAfter: last)
     for skipped in snapshot?.skipped ?? [] {
       logger.warning("snapshot at seq \(skipped.seq) skipped: \(skipped.reason)")
     }
     var booted = BootedState(
       state: snapshot?.state ?? initialState, seq: snapshot?.seq ?? 0, snapshotSeq: snapshot?.seq ?? 0,
       highestCseq: try log.highestCseqByClient(), replayed: 0)
-    try log.forEachEntry(from: booted.seq + 1) { entry in
+    try log.forEachEntry(from: booted.seq + 1, through: last) { entry in
       let action = try decodeLogged(entry)
       // Only a refusal needs the state from before; keeping it for every entry would make each
       // reduction copy what it mutates, over the whole tail.
@@ -51,6 +51,31 @@ extension HostedApp {
       booted.replayed += 1
     }
     return booted
+  }
+
+  /// The state as of entry `seq` (the end of the log when nil), rebuilt from the log alone —
+  /// from the newest snapshot at or before it — without running effects. What `concord state
+  /// --at SEQ` prints.
+  ///
+  /// ```swift
+  /// let (state, seq) = try app.state(at: 120, from: log)
+  /// ```
+  public func state(at seq: Int64? = nil, from log: ActionLog) throws -> (state: State, seq: Int64) {
+    let booted = try boot(from: log, through: seq, logger: Logger(label: "concord.state"))
+    return (booted.state, booted.seq)
+  }
+
+  /// The JSON of one scope (`board`, `card:42`) of `state`, as windows are shown it.
+  public func scopeJSON(_ text: String, of state: State) throws -> JSONValue {
+    let key = ScopeKey(text)
+    guard let scope = self.scope(named: key.name), scope.isParameterized == (key.parameter != nil) else {
+      let names = scopes.map { $0.isParameterized ? "\($0.name):ID" : $0.name }.joined(separator: ", ")
+      throw BootError(description: "no scope \"\(text)\"; the scopes are \(names)")
+    }
+    guard let projected = scope.project(state, key.parameter) else {
+      throw BootError(description: "\(text) names nothing in the state")
+    }
+    return try projected.json().json
   }
 
   /// The action of a logged entry, migrated from the version that wrote it.

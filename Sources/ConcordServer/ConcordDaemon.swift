@@ -31,7 +31,7 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
 
   public func run() async throws {
     let home = try prepareHome()
-    let lock = try DaemonLock(path: home.appending(path: "concordd.pid").path)
+    let lock = try DaemonLock(path: ConcordHome(home).pidFile.path)
     let log: ActionLog
     do {
       log = try ActionLog.open(at: configuration.logURL, key: configuration.key)

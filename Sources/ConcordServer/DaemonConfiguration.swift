@@ -1,4 +1,5 @@
 import ConcordLog
+import ConcordWire
 import Foundation
 
 /// Where the daemon keeps its files and how it runs: the command-line contract of DESIGN.md.
@@ -23,18 +24,16 @@ public struct DaemonConfiguration: Sendable {
   public var pingInterval: Duration = .seconds(30)
 
   public init(home: URL) {
+    let layout = ConcordHome(home)
     self.home = home
-    self.socketPath = home.appending(path: ConcordServer.socketName).path
-    self.logURL = home.appending(path: "log.sqlite")
-    self.key = .file(home.appending(path: "key"))
+    self.socketPath = layout.socket.path
+    self.logURL = layout.log
+    self.key = .file(layout.key)
   }
 
   /// `$CONCORD_HOME`, else `$XDG_STATE_HOME/concord`, else `~/.local/state/concord`.
   public static func defaultHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-    if let home = environment["CONCORD_HOME"], !home.isEmpty { return URL(filePath: home) }
-    if let state = environment["XDG_STATE_HOME"], !state.isEmpty { return URL(filePath: state).appending(path: "concord") }
-    let user = environment["HOME"].map { URL(filePath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-    return user.appending(path: ".local/state/concord")
+    ConcordHome.resolve(environment: environment).directory
   }
 }
 

@@ -1,6 +1,7 @@
 import Concord
 import ConcordLog
 import ConcordWire
+import Foundation
 
 /// What windows ask of the host: attach, detach, send.
 extension Host {
@@ -25,7 +26,17 @@ extension Host {
       window.send(.pong)
     case .pong:
       break
+    case .status:
+      window.send(.status(status(askedBy: window)))
     }
+  }
+
+  /// What `concord daemon status` shows: the windows other than the one asking.
+  func status(askedBy asking: WindowLink) -> ServerMessage.DaemonStatus {
+    ServerMessage.DaemonStatus(
+      pid: getpid(), startedAt: startedAt.timeIntervalSince1970, seq: committedSeq,
+      windows: windows.subtracting([asking]).count,
+      scopes: instances.mapValues(\.windows.count).filter { $0.value > 0 })
   }
 
   func disconnected(_ window: WindowLink) {

@@ -54,6 +54,7 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   var stopped = false
   var effectCseq: Int64
   var instances: [String: ScopeInstance] = [:]
+  let startedAt = Date()
   var windows: Set<WindowLink> = []
 
   /// The client id under which the daemon records the actions of effects and lifecycle.

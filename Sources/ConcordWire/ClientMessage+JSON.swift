@@ -42,6 +42,7 @@ extension ClientMessage {
         cseq: try message.integer("cseq"))
     case "ping": self = .ping
     case "pong": self = .pong
+    case "status": self = .status
     default: throw .badMessage("unknown message type \"\(type)\"")
     }
   }

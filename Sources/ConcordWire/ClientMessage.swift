@@ -20,6 +20,8 @@ public enum ClientMessage: Sendable, Equatable {
   case ping
   /// Answers the daemon's `ping`.
   case pong
+  /// Asks for the daemon's `status`: its pid, uptime, seq and attached windows.
+  case status
 }
 
 /// A place in one particular log: a window remembers it to resume where it was.
@@ -69,6 +71,7 @@ extension ClientMessage: Codable {
       ]
     case .ping: return ["type": "ping"]
     case .pong: return ["type": "pong"]
+    case .status: return ["type": "status"]
     }
   }
 

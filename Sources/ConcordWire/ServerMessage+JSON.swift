@@ -33,6 +33,12 @@ extension ServerMessage {
     case let .error(code, message, cseq):
       object = ["code": .string(code.rawValue), "message": .string(message)]
       if let cseq { object["cseq"] = .number(Double(cseq)) }
+    case let .status(status):
+      object = [
+        "pid": .number(Double(status.pid)), "started_at": .number(status.startedAt), "seq": .number(Double(status.seq)),
+        "windows": .number(Double(status.windows)),
+        "scopes": .object(status.scopes.mapValues { .number(Double($0)) }),
+      ]
     }
     object["type"] = .string(typeName)
     return .object(object)
@@ -50,6 +56,7 @@ extension ServerMessage {
     case .ping: "ping"
     case .pong: "pong"
     case .error: "error"
+    case .status: "status"
     }
   }
 

@@ -26,6 +26,33 @@ public enum ServerMessage: Sendable, Equatable {
   case pong
   /// Something the peer sent could not be taken; `code` is stable, `message` is for people.
   case error(code: ErrorCode, message: String, cseq: Int64?)
+  /// The answer to `status`.
+  case status(DaemonStatus)
+
+  /// How the daemon is doing: what `concord daemon status` prints.
+  public struct DaemonStatus: Sendable, Equatable, Codable {
+    public var pid: Int32
+    /// Seconds since 1970.
+    public var startedAt: Double
+    public var seq: Int64
+    /// Connections that said hello.
+    public var windows: Int
+    /// Windows per attached scope.
+    public var scopes: [String: Int]
+
+    public init(pid: Int32, startedAt: Double, seq: Int64, windows: Int, scopes: [String: Int]) {
+      self.pid = pid
+      self.startedAt = startedAt
+      self.seq = seq
+      self.windows = windows
+      self.scopes = scopes
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case pid, seq, windows, scopes
+      case startedAt = "started_at"
+    }
+  }
 
   /// How an update carries the new state.
   public enum Change: Sendable, Equatable {
@@ -137,6 +164,7 @@ extension ServerMessage: Codable {
       self = .detached(scope: try container.decode(String.self, forKey: .scope))
     case "ping": self = .ping
     case "pong": self = .pong
+    case "status": self = .status(try DaemonStatus(from: decoder))
     case "error":
       self = .error(
         code: try container.decode(ErrorCode.self, forKey: .code),

@@ -36,6 +36,7 @@ import Testing
     .send(scope: "card:42", action: ["rename": ["title": "Fix\nlogin"]], client: "w-7f3a", cseq: 12),
     .ping,
     .pong,
+    .status,
   ]
 
   static let serverMessages: [ServerMessage] = {
@@ -62,6 +63,7 @@ import Testing
       .ping,
       .pong,
       .error(code: .badMessage, message: "the text is not valid JSON", cseq: nil),
+      .status(.init(pid: 4242, startedAt: 1_790_000_000.5, seq: 17, windows: 3, scopes: ["counter": 2, "card:42": 1])),
     ]
     for code in ServerMessage.ErrorCode.allCases {
       messages.append(.error(code: code, message: "\(code)", cseq: 12))
@@ -79,6 +81,7 @@ import Testing
     case .send: "send"
     case .ping: "ping"
     case .pong: "pong"
+    case .status: "status"
     }
   }
 
@@ -94,6 +97,7 @@ import Testing
     case .ping: "ping"
     case .pong: "pong"
     case .error: "error"
+    case .status: "status"
     }
   }
 

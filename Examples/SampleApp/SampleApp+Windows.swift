@@ -1,0 +1,48 @@
+import ConcordClient
+import ConcordWire
+
+extension SampleApp {
+  /// How `concord attach` shows the sample app's scopes and reads what people type.
+  public static var client: ClientApp {
+    ClientApp(
+      name: "Sample",
+      scopes: [
+        .scope(
+          "counter", reducer: counterReducer, environment: (),
+          render: { count, _ in ["", "  Count: \u{1B}[1m\(count)\u{1B}[0m"] },
+          commands: [
+            WindowCommand("inc", help: "add one") { _ in .increment },
+            WindowCommand("dec", help: "take one away (not below zero)") { _ in .decrement },
+            WindowCommand("add", usage: "add N", help: "add N") { words in .add(amount: try words.integer(0, "N")) },
+          ]),
+        .scope(
+          "notes", environment: (),
+          render: { (notes: [Note], width: Int) -> [String] in
+            notes.isEmpty ? ["", "  (no notes yet: add one with `add TEXT`)"] : notes.map { line(for: $0, width: width) }
+          },
+          commands: [
+            WindowCommand<NotesAction>("add", usage: "add TEXT", help: "add a note") { words in
+              .add(text: try words.rest(from: 0, "the note's text"))
+            },
+            WindowCommand("remove", usage: "remove ID", help: "remove a note") { words in
+              .remove(id: try words.integer(0, "ID"))
+            },
+          ]),
+        .scope(
+          "note", reducer: noteReducer, environment: (),
+          render: { note, width in ["", line(for: note, width: width)] },
+          commands: [
+            WindowCommand("edit", usage: "edit TEXT", help: "change the text") { words in
+              .edit(text: try words.rest(from: 0, "the new text"))
+            },
+            WindowCommand("toggle", help: "mark done, or not done") { _ in .toggle },
+          ]),
+        .generic("presence"),
+      ])
+  }
+
+  static func line(for note: Note, width: Int) -> String {
+    let text = "  \(note.done ? "[x]" : "[ ]") \(note.id). \(note.text)"
+    return text.count > width ? String(text.prefix(max(1, width - 1))) + "…" : text
+  }
+}

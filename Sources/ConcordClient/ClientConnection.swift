@@ -1,0 +1,138 @@
+import ConcordWire
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection to the daemon, greeted: send messages, receive them, with timeouts.
+///
+/// Blocking and single-threaded on purpose — a command or a window does one thing at a time —
+/// with the descriptor exposed so a window can wait on it together with the keyboard. The
+/// daemon's `ping`s are answered here, so callers never see them.
+///
+/// ```swift
+/// let connection = try ClientConnection(socket: ConcordHome.resolve().socket)
+/// try connection.send(.attach(scope: "counter", since: nil))
+/// let snapshot = try connection.receive(timeout: 5)
+/// ```
+public final class ClientConnection {
+  public private(set) var welcome = ServerMessage.Welcome(
+    protocolVersion: 0, logID: "", user: "", seq: 0, app: "", scopes: [])
+  public private(set) var fileDescriptor: Int32
+  private var buffer: [UInt8] = []
+  private var start = 0
+
+  /// Connects and says hello; throws ``ClientError/unreachable(_:)`` when no daemon answers.
+  public init(socket: URL, timeout: Double = 5) throws(ClientError) {
+    fileDescriptor = try Self.connect(to: socket.path)
+    try send(.hello(protocolVersion: WireProtocol.version, client: nil))
+    switch try receive(timeout: timeout) {
+    case let .welcome(welcome)?: self.welcome = welcome
+    case let .error(_, message, _)?: throw .protocolError(message)
+    case nil: throw .closed
+    case let other?: throw .protocolError("expected a welcome, got \(other.typeName)")
+    }
+  }
+
+  deinit { close() }
+
+  private static func connect(to path: String) throws(ClientError) -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw .unreachable(String(cString: strerror(errno))) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+      Glibc.close(fd)
+      throw .unreachable("the socket path is too long: \(path)")
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard result == 0 else {
+      let reason = errno == ENOENT ? "no socket at \(path)" : "\(String(cString: strerror(errno))) at \(path)"
+      Glibc.close(fd)
+      throw .unreachable(reason)
+    }
+    return fd
+  }
+
+  public func send(_ message: ClientMessage) throws(ClientError) {
+    guard fileDescriptor >= 0 else { throw .closed }
+    let bytes = Array(message.line.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes[offset...].withUnsafeBytes {
+        Glibc.send(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      if written < 0, errno == EINTR { continue }
+      guard written > 0 else { throw .closed }
+      offset += written
+    }
+  }
+
+  /// The next message, waiting up to `timeout` seconds (forever when nil); nil when the daemon
+  /// closed the connection. Throws ``ClientError/protocolError(_:)`` on timeout.
+  public func receive(timeout: Double?) throws(ClientError) -> ServerMessage? {
+    let deadline = timeout.map { Date().addingTimeInterval($0) }
+    while true {
+      if let message = try nextBufferedMessage() { return message }
+      var waitMilliseconds: Int32 = -1
+      if let deadline, let timeout {
+        let remaining = deadline.timeIntervalSinceNow
+        guard remaining > 0 else { throw .protocolError("no answer within \(timeout) s") }
+        waitMilliseconds = Int32(remaining * 1000) + 1
+      }
+      var poller = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&poller, 1, waitMilliseconds)
+      if ready < 0, errno == EINTR { continue }
+      guard ready > 0 else { continue }
+      guard try readAvailable() else { return nil }
+    }
+  }
+
+  /// Reads what the socket holds now, without waiting; false when the daemon closed it.
+  public func readAvailable() throws(ClientError) -> Bool {
+    guard fileDescriptor >= 0 else { return false }
+    if start > 0, start == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+    }
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    let count = chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+    if count < 0 { return errno == EAGAIN || errno == EINTR }
+    if count == 0 { return false }
+    buffer.append(contentsOf: chunk[..<count])
+    if buffer.count - start > WireLimits.maximumMessageBytes + 1, !buffer[start...].contains(UInt8(ascii: "\n")) {
+      throw .protocolError("a line longer than \(WireLimits.maximumMessageBytes) bytes")
+    }
+    return true
+  }
+
+  /// A complete message already read, if there is one; a `ping` is answered and skipped.
+  public func nextBufferedMessage() throws(ClientError) -> ServerMessage? {
+    while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      let line = buffer[start..<newline]
+      start = newline + 1
+      let message: ServerMessage
+      do {
+        message = try WireCoding().decode(ServerMessage.self, from: line)
+      } catch {
+        throw .protocolError(error.description)
+      }
+      if message == .ping {
+        try send(.pong)
+        continue
+      }
+      return message
+    }
+    return nil
+  }
+
+  public func close() {
+    if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
+    fileDescriptor = -1
+  }
+}

@@ -1,0 +1,199 @@
+import ConcordLog
+import ConcordWire
+import Foundation
+import GRDB
+
+/// The client's durable side: the actions waiting for the daemon, and the last state seen of
+/// each scope, in `outbox.sqlite` in `CONCORD_HOME` (mode 0600, every record sealed with the
+/// user's key, like the log).
+///
+/// Every action a client sends goes through it: queued first with the next `cseq`, removed
+/// only once the daemon answered. A send interrupted anywhere is sent again with the same
+/// `(client, cseq)`, which the daemon answers with the original outcome — exactly once.
+///
+/// ```swift
+/// let outbox = try Outbox.open(home: ConcordHome.resolve())
+/// let queued = try outbox.enqueue(scope: "counter", action: ["increment": [:]])
+/// // … send it; on ack or refusal:
+/// try outbox.remove(cseq: queued.cseq)
+/// ```
+public final class Outbox: Sendable {
+  /// This client's id: the `client` of every action it sends, made once per home.
+  public let clientID: String
+  private let database: DatabaseQueue
+  private let sealer: LocalSealer
+
+  private init(database: DatabaseQueue, sealer: LocalSealer, clientID: String) {
+    self.database = database
+    self.sealer = sealer
+    self.clientID = clientID
+  }
+
+  /// Opens (or creates) the outbox of `home`.
+  public static func open(home: ConcordHome) throws(ClientError) -> Outbox {
+    do {
+      try FileManager.default.createDirectory(
+        at: home.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      let sealer = try LocalSealer(keyFile: home.key, purpose: .outbox)
+      let path = home.outbox.path
+      let isNew = !FileManager.default.fileExists(atPath: path)
+      var configuration = Configuration()
+      configuration.busyMode = .timeout(10)
+      let database = try DatabaseQueue(path: path, configuration: configuration)
+      if isNew { chmod(path, 0o600) }
+      // Idempotent, in one transaction: two windows opening a new outbox at once both succeed.
+      try database.write { db in
+        try db.execute(sql: """
+          CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+          CREATE TABLE IF NOT EXISTS pending (cseq INTEGER PRIMARY KEY, queued_at REAL NOT NULL, sealed BLOB NOT NULL);
+          CREATE TABLE IF NOT EXISTS seen (tag TEXT PRIMARY KEY, sealed BLOB NOT NULL);
+          """)
+      }
+      let clientID = try database.write { db in
+        if let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'client_id'") { return id }
+        let id = "c-" + UUID().uuidString.prefix(8).lowercased()
+        try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('client_id', ?)", arguments: [id])
+        return id
+      }
+      return Outbox(database: database, sealer: sealer, clientID: clientID)
+    } catch let error as LogError {
+      throw .local("the outbox cannot use the key: \(error)")
+    } catch {
+      throw .local("the outbox at \(home.outbox.path) cannot be opened: \(error)")
+    }
+  }
+
+  // MARK: - Queued actions
+
+  /// Queues an action with the next `cseq`; durable when this returns.
+  @discardableResult
+  public func enqueue(scope: String, action: JSONValue) throws(ClientError) -> QueuedAction {
+    try access { db in
+      let last = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_cseq'") ?? 0
+      let cseq = last + 1
+      let queued = QueuedAction(cseq: cseq, scope: scope, action: action, queuedAt: Date())
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_cseq', ?)", arguments: [String(cseq)])
+      try db.execute(
+        sql: "INSERT INTO pending (cseq, queued_at, sealed) VALUES (?, ?, ?)",
+        arguments: [cseq, queued.queuedAt.timeIntervalSince1970, Data(seal(queued))])
+      return queued
+    }
+  }
+
+  /// The queued actions, oldest first.
+  public func queued() throws(ClientError) -> [QueuedAction] {
+    try access { db in
+      try Row.fetchAll(db, sql: "SELECT cseq, queued_at, sealed FROM pending ORDER BY cseq").map { row in
+        let cseq: Int64 = row["cseq"]
+        let sealed: Data = row["sealed"]
+        guard let opened = sealer.open([UInt8](sealed), associatedData: Self.place(cseq)),
+          case let .object(fields)? = try? JSONParser.parse(opened),
+          case let .string(scope)? = fields["scope"], let action = fields["action"]
+        else { throw ClientError.local("queued action \(cseq) does not open with this key") }
+        return QueuedAction(
+          cseq: cseq, scope: scope, action: action, queuedAt: Date(timeIntervalSince1970: row["queued_at"]))
+      }
+    }
+  }
+
+  public func count() throws(ClientError) -> Int {
+    try access { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pending") ?? 0 }
+  }
+
+  /// The daemon answered the action: it leaves the outbox.
+  public func remove(cseq: Int64) throws(ClientError) {
+    try access { db in try db.execute(sql: "DELETE FROM pending WHERE cseq = ?", arguments: [cseq]) }
+  }
+
+  /// Drops queued actions without sending them; returns how many went.
+  @discardableResult
+  public func drop(cseq: Int64? = nil) throws(ClientError) -> Int {
+    try access { db in
+      if let cseq {
+        try db.execute(sql: "DELETE FROM pending WHERE cseq = ?", arguments: [cseq])
+      } else {
+        try db.execute(sql: "DELETE FROM pending")
+      }
+      return db.changesCount
+    }
+  }
+
+  // MARK: - The daemon's identity and the last states seen
+
+  /// The log id of the daemon this outbox last synced with.
+  public func knownLogID() throws(ClientError) -> String? {
+    try access { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'log_id'") }
+  }
+
+  public func setKnownLogID(_ logID: String) throws(ClientError) {
+    try access { db in
+      try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('log_id', ?)", arguments: [logID])
+    }
+  }
+
+  /// Keeps a scope's state as last seen, to show it when the daemon is away.
+  public func remember(_ seen: SeenState) throws(ClientError) {
+    let tag = sealer.tag(seen.scope)
+    let object: JSONValue = [
+      "scope": .string(seen.scope), "log_id": .string(seen.logID), "seq": .number(Double(seen.seq)), "state": seen.state,
+    ]
+    let sealed = sealer.seal(Array(object.jsonText.utf8), associatedData: Array("seen/\(tag)".utf8))
+    try access { db in
+      try db.execute(sql: "INSERT OR REPLACE INTO seen (tag, sealed) VALUES (?, ?)", arguments: [tag, Data(sealed)])
+    }
+  }
+
+  /// A scope's state as last seen, if it was.
+  public func lastSeen(_ scope: String) throws(ClientError) -> SeenState? {
+    let tag = sealer.tag(scope)
+    let sealed = try access { db in try Data.fetchOne(db, sql: "SELECT sealed FROM seen WHERE tag = ?", arguments: [tag]) }
+    guard let sealed, let opened = sealer.open([UInt8](sealed), associatedData: Array("seen/\(tag)".utf8)),
+      case let .object(fields)? = try? JSONParser.parse(opened), case let .string(logID)? = fields["log_id"],
+      case let .number(seq)? = fields["seq"], let state = fields["state"]
+    else { return nil }
+    return SeenState(scope: scope, logID: logID, seq: Int64(seq), state: state)
+  }
+
+  // MARK: -
+
+  private func seal(_ queued: QueuedAction) -> [UInt8] {
+    let object: JSONValue = ["scope": .string(queued.scope), "action": queued.action]
+    return sealer.seal(Array(object.jsonText.utf8), associatedData: Self.place(queued.cseq))
+  }
+
+  private static func place(_ cseq: Int64) -> [UInt8] { Array("pending/\(cseq)".utf8) }
+
+  private func access<T>(_ work: (Database) throws -> T) throws(ClientError) -> T {
+    do {
+      return try database.write(work)
+    } catch let error as ClientError {
+      throw error
+    } catch {
+      throw .local("the outbox could not be used: \(error)")
+    }
+  }
+}
+
+/// An action waiting in the outbox.
+public struct QueuedAction: Sendable, Equatable {
+  public var cseq: Int64
+  public var scope: String
+  public var action: JSONValue
+  public var queuedAt: Date
+}
+
+/// A scope's state as a window last saw it, and where.
+public struct SeenState: Sendable, Equatable {
+  public var scope: String
+  public var logID: String
+  public var seq: Int64
+  public var state: JSONValue
+
+  public init(scope: String, logID: String, seq: Int64, state: JSONValue) {
+    self.scope = scope
+    self.logID = logID
+    self.seq = seq
+    self.state = state
+  }
+}

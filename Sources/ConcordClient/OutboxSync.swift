@@ -1,0 +1,115 @@
+import ConcordWire
+
+/// Sends what waits in the outbox, oldest first, each action with its original
+/// `(client, cseq)`, and removes each one once the daemon has answered it.
+///
+/// Interrupted anywhere — the process killed, the daemon gone — and run again, it sends again
+/// only what was not answered, and the daemon answers a repeat with the original outcome: every
+/// action is applied exactly once.
+///
+/// ```swift
+/// let report = try OutboxSync.run(outbox, over: connection) { action, outcome in
+///   print(action.cseq, outcome)
+/// }
+/// ```
+public enum OutboxSync {
+  /// What the daemon made of one queued action.
+  public enum Outcome: Sendable, Equatable, CustomStringConvertible {
+    case applied(seq: Int64)
+    /// Refused by the reducer, or not an action the daemon can take; it left the outbox.
+    case refused(reason: String)
+
+    public var description: String {
+      switch self {
+      case let .applied(seq): "applied as entry \(seq)"
+      case let .refused(reason): "refused: \(reason)"
+      }
+    }
+  }
+
+  public struct Report: Sendable {
+    public var results: [(action: QueuedAction, outcome: Outcome)] = []
+    /// Set when the daemon's log is not the one this outbox last synced with: nothing was sent.
+    public var logReplaced: (known: String, now: String)?
+
+    public var applied: Int { results.count { if case .applied = $0.outcome { true } else { false } } }
+    public var refused: Int { results.count - applied }
+  }
+
+  /// Replays the outbox over `connection`.
+  ///
+  /// - Parameters:
+  ///   - force: send even when the daemon's log is not the one last synced with.
+  ///   - attached: the scopes already attached on this connection; those the actions need are
+  ///     attached and added.
+  ///   - other: every other message that arrives meanwhile (a window's updates).
+  ///   - onResult: called as each action is answered.
+  public static func run(
+    _ outbox: Outbox, over connection: ClientConnection, force: Bool = false, attached: inout Set<String>,
+    other: (ServerMessage) -> Void = { _ in }, onResult: (QueuedAction, Outcome) -> Void = { _, _ in }
+  ) throws(ClientError) -> Report {
+    var report = Report()
+    let queued = try outbox.queued()
+    let logID = connection.welcome.logID
+    if let known = try outbox.knownLogID(), known != logID, !queued.isEmpty, !force {
+      report.logReplaced = (known, logID)
+      return report
+    }
+    try outbox.setKnownLogID(logID)
+    for action in queued {
+      let outcome = try send(action, outbox: outbox, over: connection, attached: &attached, other: other)
+      try outbox.remove(cseq: action.cseq)
+      report.results.append((action, outcome))
+      onResult(action, outcome)
+    }
+    return report
+  }
+
+  /// Replays with no window around it.
+  public static func run(
+    _ outbox: Outbox, over connection: ClientConnection, force: Bool = false,
+    onResult: (QueuedAction, Outcome) -> Void = { _, _ in }
+  ) throws(ClientError) -> Report {
+    var attached: Set<String> = []
+    return try run(outbox, over: connection, force: force, attached: &attached, onResult: onResult)
+  }
+
+  private static func send(
+    _ action: QueuedAction, outbox: Outbox, over connection: ClientConnection, attached: inout Set<String>,
+    other: (ServerMessage) -> Void
+  ) throws(ClientError) -> Outcome {
+    if !attached.contains(action.scope) {
+      try connection.send(.attach(scope: action.scope, since: nil))
+      while true {
+        guard let message = try connection.receive(timeout: 30) else { throw .closed }
+        switch message {
+        case let .snapshot(scope, _, _, _) where scope == action.scope:
+          attached.insert(scope)
+          other(message)
+        case let .error(code, text, nil) where code == .unknownScope:
+          return .refused(reason: text)
+        default:
+          other(message)
+          continue
+        }
+        break
+      }
+    }
+    try connection.send(.send(scope: action.scope, action: action.action, client: outbox.clientID, cseq: action.cseq))
+    while true {
+      guard let message = try connection.receive(timeout: 60) else { throw .closed }
+      switch message {
+      case let .ack(client, cseq, seq) where client == outbox.clientID && cseq == action.cseq:
+        return .applied(seq: seq)
+      case let .refused(client, cseq, _, reason) where client == outbox.clientID && cseq == action.cseq:
+        return .refused(reason: reason)
+      case let .error(code, text, cseq) where cseq == action.cseq:
+        // The daemon could not save it: keep it for later. Anything else it can never take.
+        if code == .unavailable { throw .unreachable(text) }
+        return .refused(reason: text)
+      default:
+        other(message)
+      }
+    }
+  }
+}

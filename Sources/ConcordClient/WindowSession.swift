@@ -1,0 +1,206 @@
+import ConcordWire
+import Foundation
+
+/// A window's side of one scope, online and offline: the connection (re-established with
+/// backoff), the outbox replayed on every reconnect, and the state shown — the daemon's, with
+/// the actions still waiting applied on top by the scope's own reducer.
+///
+/// It does no I/O of its own beyond the socket: the caller waits on ``fileDescriptor`` (and the
+/// keyboard) and calls ``socketReadable()``, ``tick()`` and ``submit(_:)``; each returns what
+/// happened, for the caller to show.
+///
+/// ```swift
+/// let session = try WindowSession(home: .resolve(), scope: "counter", window: app.scope(named: "counter"))
+/// var events = session.tick()                      // connects, replays, attaches
+/// events += try session.submit(["increment": [:]]).events
+/// ```
+public final class WindowSession {
+  public enum Event: Sendable, Equatable {
+    case connected(user: String, logID: String)
+    case disconnected(reason: String)
+    /// The state to show changed.
+    case stateChanged
+    /// The daemon answered an action of this window.
+    case answered(cseq: Int64, OutboxSync.Outcome)
+    /// An action queued in an earlier session (or while offline) was answered on replay.
+    case replayed(QueuedAction, OutboxSync.Outcome)
+    /// The daemon's log is not the one this outbox knew: nothing was replayed.
+    case logReplaced(known: String, now: String)
+    /// An action was kept in the outbox: the daemon is away.
+    case queued(cseq: Int64, waiting: Int)
+    /// The daemon sent an error.
+    case error(String)
+    /// Every message from the daemon as it came, for `--json`.
+    case message(ServerMessage)
+  }
+
+  public let scope: String
+  public let outbox: Outbox
+  private let home: ConcordHome
+  private let window: WindowScope?
+  private var connection: ClientConnection?
+  private var attached: Set<String> = []
+  /// The daemon's state of the scope, and its seq.
+  public private(set) var confirmed: SeenState?
+  public private(set) var user: String?
+  private var nextAttempt = Date.distantPast
+  private var backoff: Double = 0.25
+  /// Whether the state shown comes from the daemon right now.
+  public var isConnected: Bool { connection != nil }
+  public var fileDescriptor: Int32? { connection?.fileDescriptor }
+  public var seq: Int64? { confirmed?.seq }
+
+  public init(home: ConcordHome, scope: String, window: WindowScope?) throws(ClientError) {
+    self.home = home
+    self.scope = scope
+    self.window = window
+    outbox = try Outbox.open(home: home)
+    confirmed = try outbox.lastSeen(scope)
+  }
+
+  /// The state to show: the daemon's, with this client's waiting actions for the scope applied
+  /// on top when the scope has a local reducer.
+  public var displayedState: JSONValue? {
+    guard var state = confirmed?.state else { return nil }
+    guard let apply = window?.applyLocally else { return state }
+    for action in (try? outbox.queued()) ?? [] where action.scope == scope {
+      state = apply(state, action.action) ?? state
+    }
+    return state
+  }
+
+  public var waitingCount: Int { (try? outbox.count()) ?? 0 }
+
+  /// Connects when it is time to try again; call it about every 100 ms.
+  public func tick(now: Date = Date()) -> [Event] {
+    guard connection == nil, now >= nextAttempt else { return [] }
+    do {
+      let connection = try ClientConnection(socket: home.socket)
+      self.connection = connection
+      backoff = 0.25
+      attached = []
+      user = connection.welcome.user
+      var events: [Event] = [.connected(user: connection.welcome.user, logID: connection.welcome.logID)]
+      events += try replay()
+      try attach()
+      return events + (try drain())
+    } catch {
+      return lose(error)
+    }
+  }
+
+  /// Sends an action (through the outbox): applied optimistically at once, answered later
+  /// with an ``Event/answered(cseq:_:)`` for the cseq returned.
+  public func submit(_ action: JSONValue) throws(ClientError) -> (cseq: Int64, events: [Event]) {
+    let queued = try outbox.enqueue(scope: scope, action: action)
+    guard let connection else { return (queued.cseq, [.stateChanged, .queued(cseq: queued.cseq, waiting: waitingCount)]) }
+    do {
+      try connection.send(.send(scope: scope, action: action, client: outbox.clientID, cseq: queued.cseq))
+      return (queued.cseq, [.stateChanged])
+    } catch {
+      return (queued.cseq, [.stateChanged] + lose(error))
+    }
+  }
+
+  /// The socket has something to read.
+  public func socketReadable() -> [Event] {
+    guard let connection else { return [] }
+    do {
+      guard try connection.readAvailable() else { return lose(ClientError.closed) }
+      return try drain()
+    } catch {
+      return lose(error)
+    }
+  }
+
+  private func drain() throws(ClientError) -> [Event] {
+    var events: [Event] = []
+    while let message = try connection?.nextBufferedMessage() {
+      events += try take(message)
+    }
+    return events
+  }
+
+  private func take(_ message: ServerMessage) throws(ClientError) -> [Event] {
+    var events: [Event] = [.message(message)]
+    switch message {
+    case let .snapshot(scope, seq, state, _) where scope == self.scope:
+      try see(state, at: seq)
+      events.append(.stateChanged)
+    case let .update(scope, seq, change) where scope == self.scope:
+      guard let old = confirmed?.state else { break }
+      switch change {
+      case let .reset(state): try see(state, at: seq)
+      case let .diff(diff):
+        do {
+          try see(try diff.apply(to: old), at: seq)
+        } catch {
+          // The window's copy went astray: ask for the whole state again.
+          try connection?.send(.detach(scope: scope))
+          try connection?.send(.attach(scope: scope, since: nil))
+          return events + [.error("the update did not apply (\(error)); asking for the whole state")]
+        }
+      }
+      events.append(.stateChanged)
+    case let .ack(client, cseq, seq) where client == outbox.clientID:
+      try outbox.remove(cseq: cseq)
+      events += [.answered(cseq: cseq, .applied(seq: seq)), .stateChanged]
+    case let .refused(client, cseq, _, reason) where client == outbox.clientID:
+      try outbox.remove(cseq: cseq)
+      events += [.answered(cseq: cseq, .refused(reason: reason)), .stateChanged]
+    case let .error(code, text, cseq):
+      if let cseq, code != .unavailable {
+        // Not an action the daemon can take (it did not decode, say): it leaves the outbox.
+        try outbox.remove(cseq: cseq)
+        events += [.answered(cseq: cseq, .refused(reason: text)), .stateChanged]
+      } else {
+        events.append(.error(text))
+      }
+    default:
+      break
+    }
+    return events
+  }
+
+  private func see(_ state: JSONValue, at seq: Int64) throws(ClientError) {
+    let seen = SeenState(scope: scope, logID: connection?.welcome.logID ?? confirmed?.logID ?? "", seq: seq, state: state)
+    confirmed = seen
+    try outbox.remember(seen)
+  }
+
+  private func replay() throws(ClientError) -> [Event] {
+    guard let connection else { return [] }
+    var events: [Event] = []
+    var other: [ServerMessage] = []
+    let report = try OutboxSync.run(outbox, over: connection, attached: &attached, other: { other.append($0) }) {
+      events.append(.replayed($0, $1))
+    }
+    if let replaced = report.logReplaced { events.append(.logReplaced(known: replaced.known, now: replaced.now)) }
+    for message in other { events += try take(message) }
+    return events
+  }
+
+  private func attach() throws(ClientError) {
+    guard let connection else { return }
+    if attached.contains(scope) {
+      // The replay attached it already: its snapshot came in with the replay.
+      return
+    }
+    var since: LogPosition?
+    if let confirmed, confirmed.logID == connection.welcome.logID {
+      since = LogPosition(logID: confirmed.logID, seq: confirmed.seq)
+    }
+    try connection.send(.attach(scope: scope, since: since))
+    attached.insert(scope)
+  }
+
+  private func lose(_ error: any Error) -> [Event] {
+    let wasConnected = connection != nil
+    connection?.close()
+    connection = nil
+    nextAttempt = Date().addingTimeInterval(backoff)
+    backoff = min(backoff * 2, 5)
+    let reason = (error as? ClientError)?.description ?? "\(error)"
+    return wasConnected ? [.disconnected(reason: reason), .stateChanged] : []
+  }
+}

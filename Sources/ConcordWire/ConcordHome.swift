@@ -1,0 +1,39 @@
+import Foundation
+
+/// Where Concord keeps its files: the part of DESIGN.md's contract that the daemon and every
+/// client must agree on.
+///
+/// ```swift
+/// let home = ConcordHome.resolve()          // $CONCORD_HOME, else $XDG_STATE_HOME/concord, …
+/// home.socket.path                          // …/concordd.sock
+/// ```
+public struct ConcordHome: Sendable, Equatable {
+  public var directory: URL
+
+  public init(_ directory: URL) {
+    self.directory = directory
+  }
+
+  /// `$CONCORD_HOME`, else `$XDG_STATE_HOME/concord`, else `~/.local/state/concord`.
+  public static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConcordHome {
+    if let home = environment["CONCORD_HOME"], !home.isEmpty { return ConcordHome(URL(filePath: home)) }
+    if let state = environment["XDG_STATE_HOME"], !state.isEmpty {
+      return ConcordHome(URL(filePath: state).appending(path: "concord"))
+    }
+    let user = environment["HOME"].map { URL(filePath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+    return ConcordHome(user.appending(path: ".local/state/concord"))
+  }
+
+  /// The daemon's socket (mode 0600).
+  public var socket: URL { directory.appending(path: "concordd.sock") }
+  /// The action log's database.
+  public var log: URL { directory.appending(path: "log.sqlite") }
+  /// The key file (mode 0600).
+  public var key: URL { directory.appending(path: "key") }
+  /// The client's outbox and last-seen states.
+  public var outbox: URL { directory.appending(path: "outbox.sqlite") }
+  /// The daemon's pid file (locked while it runs).
+  public var pidFile: URL { directory.appending(path: "concordd.pid") }
+  /// Where `concord daemon start` sends the daemon's output.
+  public var daemonLog: URL { directory.appending(path: "concordd.log") }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `concord` binary, run against a home as a person or a script would.
+enum ConcordCLI {
+  static var binary: URL {
+    DaemonProcess.binary.deletingLastPathComponent().appending(path: "concord")
+  }
+
+  struct Result {
+    var status: Int32
+    var output: String
+    var error: String
+  }
+
+  /// Runs `concord ARGUMENTS` to its end, with `input` on standard input.
+  @discardableResult
+  static func run(_ arguments: [String], home: URL, input: String? = nil) throws -> Result {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(["CONCORD_HOME": home.path]) { $1 }
+    let output = Pipe()
+    let error = Pipe()
+    let stdin = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = stdin
+    try process.run()
+    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+    try stdin.fileHandleForWriting.close()
+    // Read both to their ends together: a full pipe would block the child.
+    let errorData = LockedData()
+    let reader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }
+    reader.start()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !errorData.isSet { usleep(1000) }
+    return Result(
+      status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+      error: String(decoding: errorData.value, as: UTF8.self))
+  }
+}
+
+final class LockedData: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data: Data?
+  func set(_ value: Data) { lock.withLock { data = value } }
+  var isSet: Bool { lock.withLock { data != nil } }
+  var value: Data { lock.withLock { data ?? Data() } }
+}
+
+/// A long-running `concord` (an attached `--json` window): write lines to it, read its lines.
+final class RunningCLI {
+  let process = Process()
+  private let input = Pipe()
+  private let output = Pipe()
+  private var buffer: [UInt8] = []
+  private var errorFile = ""
+
+  /// What it wrote on standard error.
+  var errorOutput: String { (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "" }
+
+  init(_ arguments: [String], home: URL) throws {
+    process.executableURL = ConcordCLI.binary
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(["CONCORD_HOME": home.path]) { $1 }
+    process.standardInput = input
+    process.standardOutput = output
+    // Its complaints go to a file beside the home, for the test's failure message.
+    let errors = home.path + "-concord-\(UUID().uuidString.prefix(6)).stderr"
+    _ = FileManager.default.createFile(atPath: errors, contents: nil)
+    errorFile = errors
+    process.standardError = FileHandle(forWritingAtPath: errors)
+    try process.run()
+  }
+
+  func send(_ line: String) {
+    input.fileHandleForWriting.write(Data((line + "\n").utf8))
+  }
+
+  func closeInput() throws {
+    try input.fileHandleForWriting.close()
+  }
+
+  /// The next line, or nil at the end of the output; throws after `timeout` seconds.
+  func readLine(timeout: Double = 10) throws -> String? {
+    let deadline = Date().addingTimeInterval(timeout)
+    let fd = output.fileHandleForReading.fileDescriptor
+    while true {
+      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeFirst(newline + 1)
+        return line
+      }
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0 else { throw DaemonTestError("no line from concord within \(timeout) s: \(errorOutput)") }
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { continue }
+      var chunk = [UInt8](repeating: 0, count: 65_536)
+      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count <= 0 { return nil }
+      buffer += chunk[..<count]
+    }
+  }
+
+  /// Reads lines until one contains all of `needles`.
+  @discardableResult
+  func readLine(containing needles: String..., timeout: Double = 10) throws -> String {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      guard let line = try readLine(timeout: max(0.01, deadline.timeIntervalSinceNow)) else {
+        throw DaemonTestError("concord ended before a line with \(needles): \(errorOutput)")
+      }
+      if needles.allSatisfy(line.contains) { return line }
+    }
+  }
+
+  func stop() {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+
+  deinit { stop() }
+}

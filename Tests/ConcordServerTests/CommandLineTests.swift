@@ -1,0 +1,160 @@
+import ConcordLog
+import ConcordWire
+import Foundation
+import SampleApp
+import Testing
+
+@testable import ConcordServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `concord` as people and scripts use it, against the real daemon.
+@Suite(.serialized) struct CommandLineTests {
+  @Test func twoJSONWindowsSeeEachOthersActions() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let alice = try RunningCLI(["attach", "counter", "--json"], home: daemon.home)
+    let bob = try RunningCLI(["attach", "counter", "--json"], home: daemon.home)
+    try alice.readLine(containing: #""type":"snapshot""#, #""state":0"#)
+    try bob.readLine(containing: #""type":"snapshot""#, #""state":0"#)
+
+    alice.send(#"{"add":{"amount":5}}"#)
+    try bob.readLine(containing: #""type":"update""#, #""reset":5"#)
+    bob.send("inc")  // the scope's own words work too
+    try alice.readLine(containing: #""type":"update""#, #""reset":6"#)
+    try bob.readLine(containing: #""type":"ack""#)
+  }
+
+  @Test func anActionSentWhileTheDaemonIsDownIsQueuedAndAppliedOnceBySync() throws {
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let queued = try ConcordCLI.run(["send", "counter", "dec"], home: home)  // refused on replay: at zero
+    #expect(queued.status == 3)
+    #expect(queued.output.contains("1 action waiting"))
+    try ConcordCLI.run(["send", "counter", #"{"add":{"amount":2}}"#], home: home)
+    try ConcordCLI.run(["send", "note:9", "toggle"], home: home)  // there is no note 9
+    let list = try ConcordCLI.run(["outbox", "list"], home: home)
+    #expect(list.output.split(separator: "\n").count == 3)
+
+    let daemon = try DaemonProcess(home: home).start()
+    defer { _ = daemon.terminate() }
+    let sync = try ConcordCLI.run(["outbox", "sync"], home: home)
+    #expect(sync.status == 0, "\(sync.error)")
+    #expect(sync.output.contains("refused: the counter is already at zero"))
+    #expect(sync.output.contains("refused: note:9 names nothing in the state"))
+    #expect(sync.output.contains("synced: 1 applied, 2 refused"))
+    #expect(try ConcordCLI.run(["outbox", "list"], home: home).output.contains("empty"))
+    // Nothing is applied twice by a second sync.
+    #expect(try ConcordCLI.run(["outbox", "sync"], home: home).output.contains("synced: 0 applied"))
+    let state = try ConcordCLI.run(["state", "counter"], home: home)
+    #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
+  }
+
+  @Test func aSyncKilledHalfwayAndRunAgainAppliesEveryActionExactlyOnce() throws {
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let count = 300
+    let input = (0..<count).map { _ in #"{"increment":{}}"# }.joined(separator: "\n") + "\n"
+    // Offline, a script's window queues every action it reads.
+    let offline = try ConcordCLI.run(["attach", "counter", "--json"], home: home, input: input)
+    #expect(offline.status == 3)
+    #expect(try ConcordCLI.run(["outbox", "list"], home: home).output.split(separator: "\n").count == count)
+
+    let daemon = try DaemonProcess(home: home).start()
+    defer { _ = daemon.terminate() }
+    let interrupted = Process()
+    interrupted.executableURL = ConcordCLI.binary
+    interrupted.arguments = ["outbox", "sync"]
+    interrupted.environment = ["CONCORD_HOME": home.path]
+    interrupted.standardOutput = FileHandle.nullDevice
+    try interrupted.run()
+    usleep(150_000)
+    kill(interrupted.processIdentifier, SIGKILL)
+    interrupted.waitUntilExit()
+    let left = try ConcordCLI.run(["outbox", "list"], home: home).output
+    let remaining = left.contains("empty") ? 0 : left.split(separator: "\n").count
+    #expect(remaining > 0 && remaining < count, "the kill should land mid-sync; \(remaining) left")
+
+    let rerun = try ConcordCLI.run(["outbox", "sync"], home: home)
+    #expect(rerun.status == 0, "\(rerun.error)")
+    let state = try ConcordCLI.run(["state", "counter"], home: home)
+    #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "\(count)")
+  }
+
+  @Test func theStateAtAnySeqIsTheReplayOfTheFirstEntries() throws {
+    let daemon = try DaemonProcess(arguments: ["--snapshot-interval", "4"]).start()
+    defer { daemon.removeHome() }
+    for step in 1...12 {
+      let text = step % 3 == 0 ? "dec" : "add \(step)"
+      try ConcordCLI.run(["send", "counter", text], home: daemon.home)
+    }
+    #expect(daemon.terminate() == 0)
+    let log = try ActionLog.open(at: daemon.home.appending(path: "log.sqlite"), key: .file(daemon.home.appending(path: "key")))
+    for seq in [Int64(0), 1, 5, 9, log.lastSeq] {
+      // A fresh fold of the first `seq` entries, straight from the log.
+      var state = SampleApp.State()
+      try log.forEachEntry(through: seq) { entry in
+        let action = try SampleApp.hosted.decodeLogged(entry)
+        if case .applied = entry.record.outcome {
+          _ = SampleApp.reducer.reduce(into: &state, action: action, environment: ())
+        }
+      }
+      let printed = try ConcordCLI.run(["state", "--at", "\(seq)"], home: daemon.home)
+      #expect(printed.status == 0, "\(printed.error)")
+      #expect(try JSONValue(parsing: printed.output) == (try JSONValue(encoding: state)), "at \(seq)")
+    }
+    let beyond = try ConcordCLI.run(["state", "--at", "9999"], home: daemon.home)
+    #expect(beyond.status == 1)
+    #expect(beyond.error.contains("the log ends at entry"))
+  }
+
+  @Test func anExportVerifiesAndATamperedLogFailsNamingTheEntry() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    for _ in 1...5 { try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home) }
+    #expect(daemon.terminate() == 0)
+    let export = daemon.home.appending(path: "audit.jsonl").path
+    #expect(try ConcordCLI.run(["log", "export", "--format", "jsonl", "-o", export], home: daemon.home).status == 0)
+    let verified = try ConcordCLI.run(
+      ["log", "verify", export, "--public-key", daemon.home.appending(path: "log.sqlite.pub").path], home: daemon.home)
+    #expect(verified.status == 0, "\(verified.error)")
+    #expect(try ConcordCLI.run(["log", "verify"], home: daemon.home).status == 0)
+
+    // One byte of entry 4's ciphertext changes.
+    let tamper = Process()
+    tamper.executableURL = URL(filePath: "/usr/bin/python3")
+    tamper.arguments = [
+      "-c",
+      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE entries SET ciphertext = X'00' || substr(ciphertext, 2) WHERE seq = 4\"); c.commit()",
+      daemon.home.appending(path: "log.sqlite").path,
+    ]
+    try tamper.run()
+    tamper.waitUntilExit()
+    let failed = try ConcordCLI.run(["log", "verify"], home: daemon.home)
+    #expect(failed.status == 1)
+    #expect(failed.error.contains("seq 4"), "\(failed.error)")
+  }
+
+  @Test func everyCommandsHelpHasAnExampleAndMistakesAreOneLineWithExitCode2() throws {
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let commands = [
+      ["attach"], ["send"], ["outbox"], ["outbox", "list"], ["outbox", "sync"], ["outbox", "drop"], ["state"], ["log"],
+      ["log", "export"], ["log", "verify"], ["log", "tail"], ["daemon"], ["daemon", "start"], ["daemon", "stop"],
+      ["daemon", "status"],
+    ]
+    for command in commands {
+      let help = try ConcordCLI.run(command + ["--help"], home: home)
+      #expect(help.status == 0)
+      #expect(help.output.contains("concord " + command.joined(separator: " ")), "\(command): \(help.output)")
+      #expect(help.output.contains("Example"), "\(command) has no example")
+    }
+    for mistake in [["atach", "counter"], ["send", "counter", "{nope"], ["send", "counter", "fly away"], ["state", "--at", "x"]] {
+      let result = try ConcordCLI.run(mistake, home: home)
+      #expect(result.status == 2, "\(mistake): \(result.status) \(result.error)")
+      #expect(result.error.split(separator: "\n").count == 1, "\(mistake): \(result.error)")
+    }
+  }
+}

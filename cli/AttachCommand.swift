@@ -1,0 +1,134 @@
+import ArgumentParser
+import ConcordClient
+import ConcordWire
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `concord attach SCOPE`: a live window on one scope.
+struct AttachCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "attach",
+    abstract: "Open a live window on one scope: its state, redrawn as it changes, and a command line.",
+    discussion: """
+      Type actions in the scope's own words (`help` lists them) or as JSON; `q` on an empty \
+      line or Ctrl-C leaves. When the daemon is away the window shows the last state it saw, \
+      marked OFFLINE, queues what you type and shows it applied; it reconnects by itself and \
+      sends the queue.
+
+      With --json (or when standard output is not a terminal) it prints the snapshot and each \
+      update as NDJSON and reads actions as JSON lines from standard input, for scripts.
+
+      Examples:
+        concord attach counter
+        concord attach note:3
+        echo '{"increment":{}}' | concord attach counter --json
+      """)
+
+  @OptionGroup var options: HomeOptions
+
+  @Argument(help: "The scope, such as counter or note:3.")
+  var scope: String
+
+  @Flag(help: "NDJSON in and out, for scripts.")
+  var json = false
+
+  func run() throws {
+    let name = scope.split(separator: ":").first.map(String.init) ?? scope
+    let window = ClientApp.current.scope(named: name)
+    guard window != nil || !ClientApp.current.scopes.isEmpty else {
+      throw CommandFailure.usage("no scope \"\(name)\"")
+    }
+    guard let window else {
+      throw CommandFailure.usage(
+        "no scope \"\(name)\"; the scopes are \(ClientApp.current.scopes.map(\.name).joined(separator: ", "))")
+    }
+    let session = try client { () throws(ClientError) in try WindowSession(home: options.layout, scope: scope, window: window) }
+    if json || !Terminal.isInteractive {
+      try JSONWindow(session: session).run()
+    } else {
+      try FullScreenWindow(session: session, window: window).run()
+    }
+  }
+}
+
+/// `--json`: the daemon's messages as they come, plus the client's own status lines.
+struct JSONWindow {
+  let session: WindowSession
+
+  func run() throws {
+    var events = session.tick()
+    if !session.isConnected, let seen = session.confirmed {
+      emit(["type": "snapshot", "scope": .string(seen.scope), "seq": .number(Double(seen.seq)), "state": seen.state, "offline": true])
+      emit(["type": "status", "connected": false, "waiting": .number(Double(session.waitingCount))])
+    }
+    var input: [UInt8] = []
+    var inputClosed = false
+    var outstanding: Set<Int64> = []
+    while true {
+      for event in events { show(event, outstanding: &outstanding) }
+      events = []
+      if inputClosed, outstanding.isEmpty || !session.isConnected {
+        if !session.isConnected, session.waitingCount > 0 { throw CommandFailure(message: "the daemon is unreachable; \(session.waitingCount) action(s) wait in the outbox", code: .daemonUnreachable) }
+        return
+      }
+      let ready = waitForInput(socket: session.fileDescriptor, milliseconds: 100)
+      if ready.socket { events += session.socketReadable() }
+      if ready.stdin, !inputClosed {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if count <= 0 {
+          inputClosed = true
+        } else {
+          input += buffer[..<count]
+        }
+        while let newline = input.firstIndex(of: UInt8(ascii: "\n")) {
+          let line = String(decoding: input[..<newline], as: UTF8.self)
+          input.removeFirst(newline + 1)
+          guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+          do {
+            let action = try ActionText.parse(line, scope: session.scope)
+            let submitted = try client { () throws(ClientError) in try session.submit(action) }
+            outstanding.insert(submitted.cseq)
+            events += submitted.events
+          } catch let failure as CommandFailure {
+            emit(["type": "client-error", "message": .string(failure.message)])
+          }
+        }
+      }
+      events += session.tick()
+    }
+  }
+
+  private func show(_ event: WindowSession.Event, outstanding: inout Set<Int64>) {
+    switch event {
+    case let .message(message):
+      switch message {
+      case .snapshot, .update, .ack, .refused, .error: Terminal.write(message.line)
+      default: break
+      }
+    case let .connected(user, logID):
+      emit(["type": "status", "connected": true, "user": .string(user), "log_id": .string(logID)])
+    case let .disconnected(reason):
+      emit(["type": "status", "connected": false, "reason": .string(reason), "waiting": .number(Double(session.waitingCount))])
+    case let .answered(cseq, _):
+      outstanding.remove(cseq)
+    case let .replayed(action, outcome):
+      emit(["type": "replayed", "cseq": .number(Double(action.cseq)), "scope": .string(action.scope), "outcome": .string(outcome.description)])
+    case let .logReplaced(known, now):
+      emit(["type": "log-replaced", "known": .string(known), "now": .string(now), "waiting": .number(Double(session.waitingCount))])
+    case let .queued(cseq, waiting):
+      emit(["type": "queued", "cseq": .number(Double(cseq)), "waiting": .number(Double(waiting))])
+    case let .error(text):
+      emit(["type": "client-error", "message": .string(text)])
+    case .stateChanged:
+      break
+    }
+  }
+
+  private func emit(_ object: JSONValue) {
+    Terminal.write(object.jsonText + "\n")
+  }
+}

@@ -1,0 +1,176 @@
+import ArgumentParser
+import ConcordClient
+import ConcordWire
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `concord daemon start|stop|status`.
+struct DaemonCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "daemon",
+    abstract: "Start, stop and inspect concordd in the background.",
+    discussion: "Examples:\n  concord daemon start\n  concord daemon status\n  concord daemon stop",
+    subcommands: [Start.self, Stop.self, Status.self])
+
+  struct Start: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Start concordd in the background and wait until it answers.",
+      discussion: """
+        Its output goes to concordd.log in the home. Flags after `--` are passed to concordd.
+
+        Examples:
+          concord daemon start
+          concord daemon start -- --snapshot-interval 500
+        """)
+
+    @OptionGroup var options: HomeOptions
+
+    @Option(help: ArgumentHelp("Seconds to wait for the daemon to answer.", valueName: "SECONDS"))
+    var timeout: Double = 30
+
+    @Argument(parsing: .postTerminator, help: "Flags for concordd.")
+    var daemonArguments: [String] = []
+
+    func run() throws {
+      let layout = options.layout
+      if let connection = try? ClientConnection(socket: layout.socket) {
+        print("already running (pid \(DaemonProcessInfo.pid(in: layout).map(String.init) ?? "?"), seq \(connection.welcome.seq))")
+        return
+      }
+      try FileManager.default.createDirectory(
+        at: layout.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      let binary = try DaemonProcessInfo.daemonBinary()
+      _ = FileManager.default.createFile(atPath: layout.daemonLog.path, contents: nil, attributes: [.posixPermissions: 0o600])
+      guard let logHandle = FileHandle(forWritingAtPath: layout.daemonLog.path) else {
+        throw CommandFailure(message: "cannot write \(layout.daemonLog.path)")
+      }
+      logHandle.seekToEndOfFile()
+      let process = Process()
+      // In a session of its own (setsid), so closing this terminal does not stop it.
+      let setsid = URL(filePath: "/usr/bin/setsid")
+      let detached = FileManager.default.isExecutableFile(atPath: setsid.path)
+      process.executableURL = detached ? setsid : binary
+      process.arguments = (detached ? [binary.path] : []) + ["--home", layout.directory.path] + daemonArguments
+      process.standardOutput = logHandle
+      process.standardError = logHandle
+      process.standardInput = FileHandle.nullDevice
+      do {
+        try process.run()
+      } catch {
+        throw CommandFailure(message: "cannot run \(binary.path): \(error.localizedDescription)")
+      }
+      let deadline = Date().addingTimeInterval(timeout)
+      while Date() < deadline {
+        if let connection = try? ClientConnection(socket: layout.socket) {
+          let pid = DaemonProcessInfo.pid(in: layout) ?? process.processIdentifier
+          print("started (pid \(pid), seq \(connection.welcome.seq)); log: \(layout.daemonLog.path)")
+          return
+        }
+        guard process.isRunning else {
+          let tail = DaemonProcessInfo.lastLines(of: layout.daemonLog, count: 1)
+          throw CommandFailure(message: "concordd exited (\(process.terminationStatus)): \(tail)")
+        }
+        usleep(50_000)
+      }
+      throw CommandFailure(message: "concordd did not answer within \(Int(timeout)) s; see \(layout.daemonLog.path)")
+    }
+  }
+
+  struct Stop: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Stop the daemon cleanly (SIGTERM) and wait until it has exited.",
+      discussion: "Example:\n  concord daemon stop")
+
+    @OptionGroup var options: HomeOptions
+
+    @Option(help: ArgumentHelp("Seconds to wait for the daemon to exit.", valueName: "SECONDS"))
+    var timeout: Double = 30
+
+    func run() throws {
+      let layout = options.layout
+      guard let pid = DaemonProcessInfo.pid(in: layout), kill(pid, 0) == 0 else {
+        print("the daemon is not running")
+        return
+      }
+      guard kill(pid, SIGTERM) == 0 else {
+        throw CommandFailure(message: "cannot signal pid \(pid): \(String(cString: strerror(errno)))")
+      }
+      let deadline = Date().addingTimeInterval(timeout)
+      while kill(pid, 0) == 0 || DaemonProcessInfo.isLocked(layout) {
+        guard Date() < deadline else { throw CommandFailure(message: "pid \(pid) did not exit within \(Int(timeout)) s") }
+        usleep(20_000)
+      }
+      print("stopped (pid \(pid))")
+    }
+  }
+
+  struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Show the daemon's pid, uptime, log size, seq and the windows attached to each scope.",
+      discussion: "Exits 3 when the daemon is not running.\n\nExample:\n  concord daemon status")
+
+    @OptionGroup var options: HomeOptions
+
+    func run() throws {
+      let layout = options.layout
+      let connection = try client { () throws(ClientError) in try ClientConnection(socket: layout.socket) }
+      let status = try client { () throws(ClientError) -> ServerMessage.DaemonStatus in
+        try connection.send(.status)
+        while let message = try connection.receive(timeout: 5) {
+          if case let .status(status) = message { return status }
+        }
+        throw .closed
+      }
+      let size = (try? FileManager.default.attributesOfItem(atPath: layout.log.path)[.size] as? Int64) ?? 0
+      let uptime = Int(Date().timeIntervalSince1970 - status.startedAt)
+      print("running: pid \(status.pid), up \(uptime / 3600)h \(uptime / 60 % 60)m \(uptime % 60)s")
+      print("log: \(layout.log.path), \(ByteCountFormatter.string(fromByteCount: size, countStyle: .file)), seq \(status.seq), id \(connection.welcome.logID)")
+      print("app: \(connection.welcome.app); windows: \(status.windows)")
+      for (scope, count) in status.scopes.sorted(by: { $0.key < $1.key }) {
+        print("  \(scope)\t\(count) window\(count == 1 ? "" : "s")")
+      }
+    }
+  }
+}
+
+/// Finding and watching the daemon's process.
+enum DaemonProcessInfo {
+  /// The pid written in the pid file, if any.
+  static func pid(in layout: ConcordHome) -> Int32? {
+    guard let text = try? String(contentsOf: layout.pidFile, encoding: .utf8) else { return nil }
+    return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+
+  /// Whether a daemon holds the pid file's lock.
+  static func isLocked(_ layout: ConcordHome) -> Bool {
+    let fd = open(layout.pidFile.path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+      flock(fd, LOCK_UN)
+      return false
+    }
+    return true
+  }
+
+  /// `concordd` beside this executable, else on the PATH.
+  static func daemonBinary() throws -> URL {
+    let beside = URL(filePath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+      .appending(path: "concordd")
+    if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") {
+      let candidate = URL(filePath: String(directory)).appending(path: "concordd")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    throw CommandFailure(message: "concordd not found beside concord or on the PATH")
+  }
+
+  static func lastLines(of url: URL, count: Int) -> String {
+    let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").suffix(count).joined(separator: " / ")
+  }
+}

@@ -1,0 +1,164 @@
+import ConcordClient
+import ConcordWire
+import Foundation
+
+/// The full-screen window of `concord attach`: the scope's state drawn by the app's renderer,
+/// a status line, the last answers, and a command line.
+final class FullScreenWindow {
+  private let session: WindowSession
+  private let window: WindowScope
+  private var input = ""
+  /// The last few things to tell the person (answers, errors, help).
+  private var notes: [String] = []
+  private var lastSize = (columns: 0, rows: 0)
+  private var quit = false
+
+  init(session: WindowSession, window: WindowScope) {
+    self.session = session
+    self.window = window
+  }
+
+  func run() throws {
+    Terminal.enterFullScreen()
+    defer { Terminal.restore() }
+    take(session.tick())
+    draw()
+    while !quit {
+      let ready = waitForInput(socket: session.fileDescriptor, milliseconds: 100)
+      var changed = false
+      if ready.socket {
+        take(session.socketReadable())
+        changed = true
+      }
+      if ready.stdin {
+        handleKeys(Terminal.readKeys())
+        changed = true
+      }
+      let events = session.tick()
+      if !events.isEmpty {
+        take(events)
+        changed = true
+      }
+      if Terminal.size != lastSize { changed = true }
+      if changed, !quit { draw() }
+    }
+  }
+
+  // MARK: - Input
+
+  private func handleKeys(_ keys: [UInt8]) {
+    var index = 0
+    while index < keys.count {
+      let key = keys[index]
+      index += 1
+      switch key {
+      case 3, 4:  // Ctrl-C, Ctrl-D
+        quit = true
+        return
+      case 13, 10:
+        execute(input)
+        input = ""
+      case 127, 8:
+        if !input.isEmpty { input.removeLast() }
+      case 21:  // Ctrl-U
+        input = ""
+      case 27:  // an escape sequence (arrows and such): skipped
+        if index < keys.count, keys[index] == UInt8(ascii: "[") {
+          index += 1
+          while index < keys.count, !(64...126).contains(keys[index]) { index += 1 }
+          index += 1
+        }
+      case UInt8(ascii: "q") where input.isEmpty:
+        quit = true
+        return
+      default:
+        // The rest of a UTF-8 character arrives in the same read.
+        var end = index
+        while end < keys.count, keys[end] & 0xC0 == 0x80 { end += 1 }
+        if key >= 32 { input += String(decoding: keys[(index - 1)..<end], as: UTF8.self) }
+        index = end
+      }
+    }
+  }
+
+  private func execute(_ line: String) {
+    let text = line.trimmingCharacters(in: .whitespaces)
+    guard !text.isEmpty else { return }
+    switch text {
+    case "quit", "exit":
+      quit = true
+    case "help", "?":
+      note("commands: " + (["help", "quit (or q)"] + window.help.map { $0.trimmingCharacters(in: .whitespaces) })
+        .joined(separator: " · "))
+    default:
+      do {
+        let action = try ActionText.parse(text, scope: session.scope)
+        take(try client { () throws(ClientError) in try session.submit(action) }.events)
+      } catch let failure as CommandFailure {
+        note("\u{1B}[31m\(failure.message)\u{1B}[0m")
+      } catch {
+        note("\u{1B}[31m\(error)\u{1B}[0m")
+      }
+    }
+  }
+
+  // MARK: - Events
+
+  private func take(_ events: [WindowSession.Event]) {
+    for event in events {
+      switch event {
+      case let .answered(cseq, .refused(reason)): note("\u{1B}[31mrefused (#\(cseq)): \(reason)\u{1B}[0m")
+      case .answered: break
+      case let .replayed(action, outcome): note("sent queued #\(action.cseq) (\(action.scope)): \(outcome)")
+      case let .logReplaced(_, now):
+        note("\u{1B}[33mthe daemon's log was replaced (\(now.prefix(8))…): the outbox is kept; see `concord outbox`\u{1B}[0m")
+      case let .queued(cseq, waiting): note("offline: #\(cseq) queued (\(waiting) waiting)")
+      case let .disconnected(reason): note("\u{1B}[33mdisconnected: \(reason)\u{1B}[0m")
+      case let .error(text): note("\u{1B}[31m\(text)\u{1B}[0m")
+      case .connected, .stateChanged, .message: break
+      }
+    }
+  }
+
+  private func note(_ text: String) {
+    notes.append(text)
+    if notes.count > 3 { notes.removeFirst(notes.count - 3) }
+  }
+
+  // MARK: - Drawing
+
+  private func draw() {
+    let size = Terminal.size
+    lastSize = size
+    let width = max(20, size.columns)
+    var screen = "\u{1B}[H\u{1B}[2J"
+    let title = " \(session.scope) "
+    screen += "\u{1B}[7m" + pad(title, width) + "\u{1B}[0m\r\n"
+    let bodyRows = max(1, size.rows - 4 - notes.count)
+    var body: [String]
+    if let state = session.displayedState {
+      body = window.render(state, width)
+    } else {
+      body = ["", "  (no state seen yet: waiting for the daemon)"]
+    }
+    if body.count > bodyRows { body = Array(body.prefix(bodyRows - 1)) + ["  … \(body.count - bodyRows + 1) more lines"] }
+    for line in body { screen += line + "\u{1B}[0m\r\n" }
+    for _ in body.count..<bodyRows { screen += "\r\n" }
+    for line in notes { screen += " " + line + "\r\n" }
+    screen += "\u{1B}[7m" + pad(statusLine(), width) + "\u{1B}[0m\r\n"
+    screen += "> " + input + "\u{1B}[?25h"
+    Terminal.write(screen)
+  }
+
+  private func statusLine() -> String {
+    let connection = session.isConnected ? "connected" : "OFFLINE"
+    let seq = session.seq.map { "seq \($0)" } ?? "no state yet"
+    let user = session.user.map { "user \($0)" } ?? ""
+    let waiting = session.waitingCount
+    return " \(connection) · \(seq) · \(user) · \(waiting) waiting in the outbox · help · q to quit"
+  }
+
+  private func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
+  }
+}

@@ -1,0 +1,187 @@
+import ArgumentParser
+import ConcordLog
+import Foundation
+
+/// `concord log export|verify|tail`.
+struct LogCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "log",
+    abstract: "Export, verify and follow the action log.",
+    discussion: """
+      Examples:
+        concord log export --format jsonl -o audit.jsonl
+        concord log verify
+        concord log verify audit.jsonl --public-key log.sqlite.pub
+        concord log tail
+      """,
+    subcommands: [Export.self, Verify.self, Tail.self])
+
+  struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Write entries as an audit export an auditor can verify with the public key alone.",
+      discussion: """
+        Examples:
+          concord log export --format jsonl -o audit.jsonl
+          concord log export --format csv --from 100 --to 200
+        """)
+
+    @OptionGroup var log: LogOptions
+
+    @Option(help: "jsonl (verifiable) or csv (for spreadsheets).")
+    var format: AuditFormat = .jsonl
+
+    @Option(help: ArgumentHelp("The first entry.", valueName: "SEQ"))
+    var from: Int64 = 1
+
+    @Option(help: ArgumentHelp("The last entry (default: the end).", valueName: "SEQ"))
+    var to: Int64?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (default: standard output).", valueName: "FILE"))
+    var output: String?
+
+    func run() throws {
+      let actionLog = try log.openLog()
+      var sink = try OutputSink(path: output)
+      var progress = ProgressBar("exporting")
+      let last = min(to ?? actionLog.lastSeq, actionLog.lastSeq)
+      var written: Int64 = 0
+      do {
+        try actionLog.exportAudit(format: format, from: from, through: to) { line in
+          try sink.write(line)
+          written += 1
+          progress.update(min(written, max(0, last - from + 1)), of: max(0, last - from + 1))
+        }
+        try sink.close()
+      } catch {
+        throw CommandFailure(message: "\(error)")
+      }
+      progress.finish()
+    }
+  }
+
+  struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Check the hash chain and the signed checkpoints of the log, or of an export file.",
+      discussion: """
+        Exits 0 when everything holds; otherwise 1, naming the first entry that does not.
+
+        Examples:
+          concord log verify
+          concord log verify audit.jsonl --public-key log.sqlite.pub
+        """)
+
+    @OptionGroup var log: LogOptions
+
+    @Argument(help: "A JSONL export to verify instead of the log.")
+    var exportFile: String?
+
+    @Option(help: ArgumentHelp("The log's public key file, for an export (default: the key in its header).", valueName: "FILE"))
+    var publicKey: String?
+
+    func run() throws {
+      if let exportFile { return try verifyExport(exportFile) }
+      let actionLog = try log.openLog()
+      var progress = ProgressBar("verifying")
+      let report: VerificationReport
+      do {
+        report = try actionLog.verify { done, total in progress.update(done, of: total) }
+      } catch {
+        throw CommandFailure(message: "\(error)")
+      }
+      progress.finish()
+      for note in report.notes { print("note: \(note)") }
+      if let failure = report.failure {
+        throw CommandFailure(message: "the log does not verify: \(failure)")
+      }
+      print("verified \(report.verifiedEntries) entries and \(report.checkedCheckpoints) signed checkpoints")
+    }
+
+    private func verifyExport(_ path: String) throws {
+      let key: [UInt8]?
+      do {
+        key = try publicKey.map { try AuditExport.publicKey(fromFileAt: URL(filePath: $0)) }
+      } catch {
+        throw CommandFailure(message: "\(error)")
+      }
+      let result: AuditExport.Verification
+      do {
+        result = try AuditExport.verify(fileAt: URL(filePath: path), publicKey: key)
+      } catch {
+        throw CommandFailure(message: "cannot read \(path): \(error.localizedDescription)")
+      }
+      if let failure = result.failure { throw CommandFailure(message: "the export does not verify: \(failure)") }
+      let trust = result.usedHeaderKey ? " (with the key in its own header: pass --public-key to check who signed it)" : ""
+      print("verified \(result.verifiedEntries) entries\(trust)")
+    }
+  }
+
+  struct Tail: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Print entries as they are committed, one line each, until interrupted.",
+      discussion: "Examples:\n  concord log tail\n  concord log tail --from 1")
+
+    @OptionGroup var log: LogOptions
+
+    @Option(help: ArgumentHelp("Start at this entry (default: the next one).", valueName: "SEQ"))
+    var from: Int64?
+
+    func run() throws {
+      let actionLog = try log.openLog()
+      var next = from ?? actionLog.lastSeq + 1
+      let formatter = ISO8601DateFormatter()
+      while true {
+        do {
+          try actionLog.forEachEntry(from: next) { entry in
+            let record = entry.record
+            let outcome: String
+            switch record.outcome {
+            case .applied: outcome = "applied"
+            case let .refused(reason): outcome = "refused: \(reason)"
+            }
+            Terminal.write("\(entry.seq)\t\(formatter.string(from: record.at))\t\(record.user)\t\(record.scope)\t\(record.action)\t\(outcome)\n")
+            next = entry.seq + 1
+          }
+        } catch {
+          throw CommandFailure(message: "\(error)")
+        }
+        usleep(200_000)
+      }
+    }
+  }
+}
+
+extension AuditFormat: ExpressibleByArgument {}
+
+/// Standard output, or a file written whole (a temporary file renamed at the end).
+struct OutputSink {
+  private let handle: FileHandle
+  private let path: String?
+  private let temporary: String?
+
+  init(path: String?) throws {
+    self.path = path
+    guard let path else {
+      handle = FileHandle.standardOutput
+      temporary = nil
+      return
+    }
+    let temporary = path + ".partial"
+    guard FileManager.default.createFile(atPath: temporary, contents: nil, attributes: [.posixPermissions: 0o600]),
+      let handle = FileHandle(forWritingAtPath: temporary)
+    else { throw CommandFailure(message: "cannot write \(path)") }
+    self.handle = handle
+    self.temporary = temporary
+  }
+
+  mutating func write(_ line: String) throws {
+    try handle.write(contentsOf: Data((line + "\n").utf8))
+  }
+
+  func close() throws {
+    guard let path, let temporary else { return }
+    try handle.synchronize()
+    try handle.close()
+    if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+    try FileManager.default.moveItem(atPath: temporary, toPath: path)
+  }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import ConcordClient
+import Foundation
+
+/// `concord outbox list|sync|drop`: the actions waiting for the daemon.
+struct OutboxCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "outbox",
+    abstract: "The actions queued while the daemon was unreachable.",
+    discussion: """
+      Examples:
+        concord outbox list
+        concord outbox sync
+        concord outbox drop 7
+        concord outbox drop --all
+      """,
+    subcommands: [List.self, Sync.self, Drop.self])
+
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List the queued actions, oldest first.",
+      discussion: "Example:\n  concord outbox list")
+
+    @OptionGroup var options: HomeOptions
+
+    func run() throws {
+      let outbox = try client { () throws(ClientError) in try Outbox.open(home: options.layout) }
+      let queued = try client { () throws(ClientError) in try outbox.queued() }
+      if queued.isEmpty {
+        print("the outbox is empty")
+        return
+      }
+      let formatter = ISO8601DateFormatter()
+      for action in queued {
+        print("\(action.cseq)\t\(formatter.string(from: action.queuedAt))\t\(action.scope)\t\(action.action.jsonText)")
+      }
+    }
+  }
+
+  struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Send the queued actions to the daemon, in order, each exactly once.",
+      discussion: """
+        Each action leaves the outbox when the daemon has answered it: applied, or refused \
+        (with the reason, printed). Interrupted, run it again: nothing is applied twice.
+
+        Examples:
+          concord outbox sync
+          concord outbox sync --force     # the daemon's log was replaced; send anyway
+        """)
+
+    @OptionGroup var options: HomeOptions
+
+    @Flag(help: "Send even when the daemon's log is not the one this outbox last synced with.")
+    var force = false
+
+    func run() throws {
+      let layout = options.layout
+      let outbox = try client { () throws(ClientError) in try Outbox.open(home: layout) }
+      let connection = try client { () throws(ClientError) in try ClientConnection(socket: layout.socket) }
+      let report = try client { () throws(ClientError) in
+        try OutboxSync.run(outbox, over: connection, force: force) { action, outcome in
+          print("\(action.cseq)\t\(action.scope)\t\(outcome)")
+        }
+      }
+      if let replaced = report.logReplaced {
+        throw CommandFailure(
+          message: "the daemon's log (\(replaced.now.prefix(8))…) is not the one this outbox last synced with (\(replaced.known.prefix(8))…): nothing was sent; `concord outbox sync --force` sends anyway, `concord outbox drop --all` forgets the queue")
+      }
+      print("synced: \(report.applied) applied, \(report.refused) refused")
+    }
+  }
+
+  struct Drop: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Forget queued actions without sending them.",
+      discussion: "Examples:\n  concord outbox drop 7\n  concord outbox drop --all")
+
+    @OptionGroup var options: HomeOptions
+
+    @Argument(help: "The number of the action (from `concord outbox list`).")
+    var id: Int64?
+
+    @Flag(help: "Drop every queued action.")
+    var all = false
+
+    func validate() throws {
+      guard (id != nil) != all else { throw ValidationError("name one action, or say --all") }
+    }
+
+    func run() throws {
+      let outbox = try client { () throws(ClientError) in try Outbox.open(home: options.layout) }
+      let dropped = try client { () throws(ClientError) in try outbox.drop(cseq: all ? nil : id) }
+      if !all, dropped == 0 { throw CommandFailure(message: "no queued action \(id!)") }
+      print("dropped \(dropped) action\(dropped == 1 ? "" : "s")")
+    }
+  }
+}

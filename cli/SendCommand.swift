@@ -1,0 +1,95 @@
+import ArgumentParser
+import ConcordClient
+import ConcordWire
+import Foundation
+
+/// `concord send SCOPE ACTION`: one action, through the outbox.
+struct SendCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "send",
+    abstract: "Send one action to a scope; queue it when the daemon is unreachable (exit code 3).",
+    discussion: """
+      The action is the scope's action as JSON, or in the scope's own words (see `help` in \
+      `concord attach`). It is queued in the outbox first and leaves it once the daemon has \
+      answered, so it is applied exactly once however often it is retried. Actions queued \
+      earlier are sent first, in order.
+
+      Examples:
+        concord send counter '{"add":{"amount":5}}'
+        concord send counter 'add 5'
+        concord send note:3 '{"edit":{"text":"oat milk"}}'
+      """)
+
+  @OptionGroup var options: HomeOptions
+
+  @Argument(help: "The scope, such as counter or note:3.")
+  var scope: String
+
+  @Argument(help: "The action, as JSON or in the scope's words.")
+  var action: String
+
+  func run() throws {
+    let json = try ActionText.parse(action, scope: scope)
+    let outbox = try client { () throws(ClientError) in try Outbox.open(home: options.layout) }
+    let queued = try client { () throws(ClientError) in try outbox.enqueue(scope: scope, action: json) }
+    let connection: ClientConnection
+    do {
+      connection = try ClientConnection(socket: options.layout.socket)
+    } catch {
+      let waiting = (try? outbox.count()) ?? 1
+      print("queued as \(queued.cseq): the daemon is unreachable; \(waiting) action\(waiting == 1 ? "" : "s") waiting in the outbox")
+      throw CommandFailure(message: error.description, code: .daemonUnreachable)
+    }
+    var mine: OutboxSync.Outcome?
+    let report = try client { () throws(ClientError) in
+      try OutboxSync.run(outbox, over: connection) { action, outcome in
+        if action.cseq == queued.cseq {
+          mine = outcome
+        } else {
+          print("queued action \(action.cseq) (\(action.scope)): \(outcome)")
+        }
+      }
+    }
+    if let replaced = report.logReplaced {
+      throw CommandFailure(
+        message: "the daemon's log (\(replaced.now.prefix(8))…) is not the one this outbox last synced with (\(replaced.known.prefix(8))…); the action stays queued: `concord outbox sync --force` sends it anyway, `concord outbox drop` forgets it")
+    }
+    switch mine {
+    case let .applied(seq)?: print("applied as entry \(seq)")
+    case let .refused(reason)?: throw CommandFailure(message: "refused: \(reason)")
+    case nil: throw CommandFailure(message: "the daemon did not answer the action; it stays queued")
+    }
+  }
+}
+
+/// Turns what a person typed into a scope's action.
+enum ActionText {
+  static func parse(_ text: String, scope: String) throws -> JSONValue {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") || trimmed.hasPrefix("\"") {
+      do {
+        return try JSONValue(parsing: trimmed)
+      } catch {
+        throw CommandFailure.usage("the action is not valid JSON: \(error)")
+      }
+    }
+    let name = scope.split(separator: ":").first.map(String.init) ?? scope
+    guard let window = ClientApp.current.scope(named: name) else {
+      throw CommandFailure.usage("no scope \"\(name)\"; the scopes are \(ClientApp.current.scopes.map(\.name).joined(separator: ", "))")
+    }
+    do {
+      return try window.parse(trimmed)
+    } catch {
+      throw CommandFailure.usage("\(error)")
+    }
+  }
+}
+
+/// Runs client work, turning its error into the command's one-line failure and exit code.
+func client<T>(_ work: () throws(ClientError) -> T) throws(CommandFailure) -> T {
+  do {
+    return try work()
+  } catch {
+    throw CommandFailure(error)
+  }
+}

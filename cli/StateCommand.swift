@@ -1,0 +1,48 @@
+import ArgumentParser
+import ConcordWire
+import Foundation
+
+/// `concord state [--at SEQ] [SCOPE]`: the state now, or as it was at any seq.
+struct StateCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "state",
+    abstract: "Print the state (or one scope of it) now, or as it was after any entry of the log.",
+    discussion: """
+      The state is rebuilt from the log alone — the newest snapshot at or before the seq, then \
+      the entries after it, without effects — so it works with the daemon stopped.
+
+      Examples:
+        concord state
+        concord state counter
+        concord state --at 120 note:3
+      """)
+
+  @OptionGroup var log: LogOptions
+
+  @Option(name: .long, help: ArgumentHelp("Rebuild the state as it was after this entry.", valueName: "SEQ"))
+  var at: Int64?
+
+  @Argument(help: "A scope, such as counter or note:3 (default: the whole state).")
+  var scope: String?
+
+  func validate() throws {
+    if let at, at < 0 { throw ValidationError("--at takes a seq, 0 or more") }
+  }
+
+  func run() throws {
+    let actionLog = try log.openLog()
+    if let at, at > actionLog.lastSeq {
+      throw CommandFailure(message: "the log ends at entry \(actionLog.lastSeq); there is no entry \(at)")
+    }
+    do {
+      let (state, seq) = try hostedApp.state(at: at, from: actionLog)
+      let json = try scope.map { try hostedApp.scopeJSON($0, of: state) } ?? JSONValue(encoding: state)
+      FileHandle.standardError.write(Data("state as of entry \(seq)\n".utf8))
+      print(json.jsonText)
+    } catch let failure as CommandFailure {
+      throw failure
+    } catch {
+      throw CommandFailure(message: "\(error)")
+    }
+  }
+}
