@@ -12,6 +12,7 @@ final class FullScreenWindow {
   private var notes: [String] = []
   private var lastSize = (columns: 0, rows: 0)
   private var quit = false
+  private var lastDrawn = Date.distantPast
 
   init(session: WindowSession, window: WindowScope) {
     self.session = session
@@ -39,7 +40,8 @@ final class FullScreenWindow {
         take(events)
         changed = true
       }
-      if Terminal.size != lastSize { changed = true }
+      // Also once a second: the outbox is shared with other commands, which change its count.
+      if Terminal.size != lastSize || Date().timeIntervalSince(lastDrawn) > 1 { changed = true }
       if changed, !quit { draw() }
     }
   }
@@ -128,6 +130,7 @@ final class FullScreenWindow {
   // MARK: - Drawing
 
   private func draw() {
+    lastDrawn = Date()
     let size = Terminal.size
     lastSize = size
     let width = max(20, size.columns)

@@ -58,12 +58,17 @@ public final class WindowSession {
     confirmed = try outbox.lastSeen(scope)
   }
 
-  /// The state to show: the daemon's, with this client's waiting actions for the scope applied
-  /// on top when the scope has a local reducer.
+  /// Actions this window sent that the daemon has not answered yet.
+  private var unanswered: Set<Int64> = []
+
+  /// The state to show: the daemon's, with the actions still waiting applied on top when the
+  /// scope has a local reducer — online, the ones this window sent and awaits; offline, every
+  /// action queued for the scope (other commands' too: they will be sent with the queue).
   public var displayedState: JSONValue? {
     guard var state = confirmed?.state else { return nil }
     guard let apply = window?.applyLocally else { return state }
     for action in (try? outbox.queued()) ?? [] where action.scope == scope {
+      guard !isConnected || unanswered.contains(action.cseq) else { continue }
       state = apply(state, action.action) ?? state
     }
     return state
@@ -93,6 +98,7 @@ public final class WindowSession {
   /// with an ``Event/answered(cseq:_:)`` for the cseq returned.
   public func submit(_ action: JSONValue) throws(ClientError) -> (cseq: Int64, events: [Event]) {
     let queued = try outbox.enqueue(scope: scope, action: action)
+    unanswered.insert(queued.cseq)
     guard let connection else { return (queued.cseq, [.stateChanged, .queued(cseq: queued.cseq, waiting: waitingCount)]) }
     do {
       try connection.send(.send(scope: scope, action: action, client: outbox.clientID, cseq: queued.cseq))
@@ -143,14 +149,17 @@ public final class WindowSession {
       }
       events.append(.stateChanged)
     case let .ack(client, cseq, seq) where client == outbox.clientID:
+      unanswered.remove(cseq)
       try outbox.remove(cseq: cseq)
       events += [.answered(cseq: cseq, .applied(seq: seq)), .stateChanged]
     case let .refused(client, cseq, _, reason) where client == outbox.clientID:
+      unanswered.remove(cseq)
       try outbox.remove(cseq: cseq)
       events += [.answered(cseq: cseq, .refused(reason: reason)), .stateChanged]
     case let .error(code, text, cseq):
       if let cseq, code != .unavailable {
         // Not an action the daemon can take (it did not decode, say): it leaves the outbox.
+        unanswered.remove(cseq)
         try outbox.remove(cseq: cseq)
         events += [.answered(cseq: cseq, .refused(reason: text)), .stateChanged]
       } else {
@@ -175,6 +184,7 @@ public final class WindowSession {
     let report = try OutboxSync.run(outbox, over: connection, attached: &attached, other: { other.append($0) }) {
       events.append(.replayed($0, $1))
     }
+    unanswered = []
     if let replaced = report.logReplaced { events.append(.logReplaced(known: replaced.known, now: replaced.now)) }
     for message in other { events += try take(message) }
     return events

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The full-screen `concord attach`, driven for real inside tmux and read off its screen.
+@Suite(.serialized) struct FullScreenWindowTests {
+  @Test func theWindowFollowsTheDaemonGoesOfflineAndConverges() throws {
+    var daemon = try DaemonProcess().start()
+    let home = daemon.home
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    let tmux = try Tmux(command: "CONCORD_HOME=\(home.path) \(ConcordCLI.binary.path) attach counter")
+    defer { tmux.kill() }
+    try tmux.waitForScreen(containing: "Count: 0", "connected")
+
+    // An action from elsewhere shows up in the window.
+    try ConcordCLI.run(["send", "counter", "add 5"], home: home)
+    try tmux.waitForScreen(containing: "Count: 5")
+
+    // An action typed in the window itself.
+    try tmux.type("inc")
+    try tmux.waitForScreen(containing: "Count: 6")
+    try tmux.type("dec")
+    try tmux.type("fly")
+    try tmux.waitForScreen(containing: "Count: 5", "no command \"fly\"")
+
+    // The daemon dies: the window says OFFLINE, queues what is typed and shows it applied.
+    daemon.kill9()
+    try tmux.waitForScreen(containing: "OFFLINE")
+    try tmux.type("add 10")
+    try tmux.waitForScreen(containing: "Count: 15", "OFFLINE", "1 waiting")
+
+    // The daemon is back: the window reconnects, sends the queue, and shows the daemon's state.
+    daemon = try DaemonProcess(home: home).start()
+    try tmux.waitForScreen(containing: "Count: 15", "connected", "0 waiting", timeout: 20)
+    let state = try ConcordCLI.run(["state", "counter"], home: home)
+    #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "15")
+
+    // q leaves, and the terminal is put back as it was.
+    try tmux.typeKeys("q")
+    try tmux.waitUntilExited()
+  }
+}
+
+/// A tmux server of its own, with one window running `command`.
+struct Tmux {
+  let socket = "concord-test-\(UUID().uuidString.prefix(8))"
+
+  init(command: String) throws {
+    // No pipe for the first command: the tmux server it starts would hold it open forever.
+    try run(["new-session", "-d", "-s", "w", "-x", "100", "-y", "30", "bash -c '\(command); echo EXITED $?; sleep 30'"], capture: false)
+  }
+
+  /// Runs tmux with posix_spawn and waitpid: Foundation's Process waits for every descendant
+  /// to let go of a descriptor it shares, and the tmux server it starts never does.
+  @discardableResult
+  func run(_ arguments: [String], capture: Bool = true) throws -> String {
+    var pipe: [Int32] = [0, 0]
+    guard Glibc.pipe(&pipe) == 0 else { throw DaemonTestError("pipe failed") }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    if capture {
+      posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    }
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addclose(&actions, pipe[0])
+    posix_spawn_file_actions_addclose(&actions, pipe[1])
+    let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ)
+    close(pipe[1])
+    defer { close(pipe[0]) }
+    guard spawned == 0 else { throw DaemonTestError("tmux could not start: \(spawned)") }
+    var output: [UInt8] = []
+    if capture {
+      var chunk = [UInt8](repeating: 0, count: 65_536)
+      while true {
+        let count = chunk.withUnsafeMutableBytes { read(pipe[0], $0.baseAddress, $0.count) }
+        if count <= 0 { break }
+        output += chunk[..<count]
+      }
+    }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    return String(decoding: output, as: UTF8.self)
+  }
+
+  var screen: String { (try? run(["capture-pane", "-p", "-t", "w"])) ?? "" }
+
+  func type(_ text: String) throws {
+    try run(["send-keys", "-t", "w", "-l", text], capture: false)
+    try run(["send-keys", "-t", "w", "Enter"], capture: false)
+  }
+
+  func typeKeys(_ keys: String) throws {
+    try run(["send-keys", "-t", "w", "-l", keys], capture: false)
+  }
+
+  func waitForScreen(containing needles: String..., timeout: Double = 10) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      let text = screen
+      if needles.allSatisfy(text.contains) { return }
+      usleep(50_000)
+    }
+    throw DaemonTestError("the screen never showed \(needles):\n\(screen)")
+  }
+
+  func waitUntilExited() throws {
+    try waitForScreen(containing: "EXITED 0")
+  }
+
+  func kill() {
+    _ = try? run(["kill-server"], capture: false)
+  }
+}
