@@ -38,18 +38,20 @@ public final class Outbox: Sendable {
       let path = home.outbox.path
       let isNew = !FileManager.default.fileExists(atPath: path)
       var configuration = Configuration()
+      // Several windows and commands share the file: they wait for each other's writes.
       configuration.busyMode = .timeout(10)
+      configuration.journalMode = .wal
       let database = try DatabaseQueue(path: path, configuration: configuration)
       if isNew { chmod(path, 0o600) }
       // Idempotent, in one transaction: two windows opening a new outbox at once both succeed.
-      try database.write { db in
+      try immediate(database) { db in
         try db.execute(sql: """
           CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
           CREATE TABLE IF NOT EXISTS pending (cseq INTEGER PRIMARY KEY, queued_at REAL NOT NULL, sealed BLOB NOT NULL);
           CREATE TABLE IF NOT EXISTS seen (tag TEXT PRIMARY KEY, sealed BLOB NOT NULL);
           """)
       }
-      let clientID = try database.write { db in
+      let clientID = try immediate(database) { db in
         if let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'client_id'") { return id }
         let id = "c-" + UUID().uuidString.prefix(8).lowercased()
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('client_id', ?)", arguments: [id])
@@ -162,11 +164,25 @@ public final class Outbox: Sendable {
     return sealer.seal(Array(object.jsonText.utf8), associatedData: Self.place(queued.cseq))
   }
 
+  private static func immediate<T>(_ database: DatabaseQueue, _ work: (Database) throws -> T) throws -> T {
+    try database.writeWithoutTransaction { db in
+      var result: T?
+      try db.inTransaction(.immediate) {
+        result = try work(db)
+        return .commit
+      }
+      return result!
+    }
+  }
+
   private static func place(_ cseq: Int64) -> [UInt8] { Array("pending/\(cseq)".utf8) }
 
+  /// Runs `work` in an IMMEDIATE transaction: it takes the write lock first, so two processes
+  /// never both read and then both try to write (which SQLite answers with "busy" at once,
+  /// without waiting).
   private func access<T>(_ work: (Database) throws -> T) throws(ClientError) -> T {
     do {
-      return try database.write(work)
+      return try Self.immediate(database, work)
     } catch let error as ClientError {
       throw error
     } catch {
