@@ -23,6 +23,7 @@ struct LogCommand: ParsableCommand {
         Examples:
           concord log export --format jsonl -o audit.jsonl
           concord log export --format csv --from 100 --to 200
+          concord log export --scope note:3     # for reading: a filtered export does not verify
         """)
 
     @OptionGroup var log: LogOptions
@@ -36,6 +37,9 @@ struct LogCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The last entry (default: the end).", valueName: "SEQ"))
     var to: Int64?
 
+    @Option(help: ArgumentHelp("Only this scope's entries (the export then no longer verifies as a chain).", valueName: "SCOPE"))
+    var scope: String?
+
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (default: standard output).", valueName: "FILE"))
     var output: String?
 
@@ -46,7 +50,7 @@ struct LogCommand: ParsableCommand {
       let last = min(to ?? actionLog.lastSeq, actionLog.lastSeq)
       var written: Int64 = 0
       do {
-        try actionLog.exportAudit(format: format, from: from, through: to) { line in
+        try actionLog.exportAudit(format: format, from: from, through: to, scope: scope) { line in
           try sink.write(line)
           written += 1
           progress.update(min(written, max(0, last - from + 1)), of: max(0, last - from + 1))

@@ -12,8 +12,12 @@ extension ActionLog {
   /// ```swift
   /// try log.exportAudit(format: .jsonl) { line in print(line) }
   /// ```
+  ///
+  /// With `scope`, only that scope's records are written (`board`, or `card:42`): a view for
+  /// reading, which no longer verifies as a chain — verify an unfiltered export.
   public func exportAudit(
-    format: AuditFormat, from: Int64 = 1, through: Int64? = nil, to write: (String) throws -> Void
+    format: AuditFormat, from: Int64 = 1, through: Int64? = nil, scope: String? = nil,
+    to write: (String) throws -> Void
   ) throws {
     let first = max(1, from)
     let last = min(through ?? lastSeq, lastSeq)
@@ -53,7 +57,9 @@ extension ActionLog {
     var headSeq = first - 1
     if last >= first {
       try forEachEntry(from: first, through: last) { entry in
-        try write(AuditExport.line(for: entry, format: format))
+        if scope == nil || entry.record.scope == scope {
+          try write(AuditExport.line(for: entry, format: format))
+        }
         head = entry.hash
         headSeq = entry.seq
       }

@@ -121,6 +121,12 @@ import Glibc
       ["log", "verify", export, "--public-key", daemon.home.appending(path: "log.sqlite.pub").path], home: daemon.home)
     #expect(verified.status == 0, "\(verified.error)")
     #expect(try ConcordCLI.run(["log", "verify"], home: daemon.home).status == 0)
+    let counterOnly = try ConcordCLI.run(["log", "export", "--scope", "counter"], home: daemon.home).output
+    // Each send attached a window to the counter, acted, and left: all three are the counter's.
+    let records = counterOnly.split(separator: "\n").filter { $0.contains(#""type":"entry""#) }
+    #expect(records.count == 15)
+    #expect(records.allSatisfy { $0.contains(#""scope":"counter""#) })
+    #expect(records.filter { $0.contains("increment") }.count == 5)
 
     // One byte of entry 4's ciphertext changes.
     let tamper = Process()
