@@ -60,6 +60,8 @@ final class RunningCLI {
   private let output = Pipe()
   private var buffer: [UInt8] = []
   private var errorFile = ""
+  /// Every line read so far, for failure messages.
+  private(set) var transcript: [String] = []
 
   /// What it wrote on standard error.
   var errorOutput: String { (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "" }
@@ -94,10 +96,13 @@ final class RunningCLI {
       if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
         let line = String(decoding: buffer[..<newline], as: UTF8.self)
         buffer.removeFirst(newline + 1)
+        transcript.append(line)
         return line
       }
       let remaining = deadline.timeIntervalSinceNow
-      guard remaining > 0 else { throw DaemonTestError("no line from concord within \(timeout) s: \(errorOutput)") }
+      guard remaining > 0 else {
+        throw DaemonTestError("no line from concord within \(timeout) s; it said \(transcript) \(errorOutput)")
+      }
       var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { continue }
       var chunk = [UInt8](repeating: 0, count: 65_536)

@@ -17,8 +17,10 @@ import Glibc
     defer { daemon.removeHome() }
     let alice = try RunningCLI(["attach", "counter", "--json"], home: daemon.home)
     let bob = try RunningCLI(["attach", "counter", "--json"], home: daemon.home)
-    try alice.readLine(containing: #""type":"snapshot""#, #""state":0"#)
-    try bob.readLine(containing: #""type":"snapshot""#, #""state":0"#)
+    // Each window starts from the counter's state: a snapshot, or — when the other window
+    // already saw it and left it in the shared outbox — the (empty) changes since then.
+    try alice.readLine(containing: #""scope":"counter""#, #""seq":"#)
+    try bob.readLine(containing: #""scope":"counter""#, #""seq":"#)
 
     alice.send(#"{"add":{"amount":5}}"#)
     try bob.readLine(containing: #""type":"update""#, #""reset":5"#)
