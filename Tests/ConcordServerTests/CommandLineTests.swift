@@ -85,6 +85,49 @@ import Glibc
     #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "\(count)")
   }
 
+  @Test func aReplacedLogKeepsTheOutboxUntilThePersonDecides() throws {
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    var daemon = try DaemonProcess(home: home).start()
+    #expect(try ConcordCLI.run(["send", "counter", "inc"], home: home).status == 0)
+    #expect(daemon.terminate() == 0)
+    #expect(try ConcordCLI.run(["send", "counter", "add 5"], home: home).status == 3)
+
+    // The daemon's history is replaced: a new log (same key) with a new id.
+    for suffix in ["", "-wal", "-shm", ".pub", ".checkpoint"] {
+      try? FileManager.default.removeItem(at: home.appending(path: "log.sqlite" + suffix))
+    }
+    daemon = try DaemonProcess(home: home).start()
+    defer { _ = daemon.terminate() }
+    let refused = try ConcordCLI.run(["outbox", "sync"], home: home)
+    #expect(refused.status == 1)
+    #expect(refused.error.contains("is not the one this outbox last synced with"), "\(refused.error)")
+    #expect(try ConcordCLI.run(["outbox", "list"], home: home).output.contains("add"))
+    let forced = try ConcordCLI.run(["outbox", "sync", "--force"], home: home)
+    #expect(forced.status == 0, "\(forced.error)")
+    #expect(try ConcordCLI.run(["state", "counter"], home: home).output.hasPrefix("5"))
+  }
+
+  @Test func theDaemonStartsInTheBackgroundReportsItsWindowsAndStops() throws {
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let notRunning = try ConcordCLI.run(["daemon", "status"], home: home)
+    #expect(notRunning.status == 3)
+    #expect(notRunning.error.contains("concord daemon start"))
+    let started = try ConcordCLI.run(["daemon", "start"], home: home)
+    #expect(started.status == 0, "\(started.error)")
+    #expect(started.output.contains("started (pid"))
+    let window = try RunningCLI(["attach", "counter", "--json"], home: home)
+    try window.readLine(containing: #""scope":"counter""#)
+    let status = try ConcordCLI.run(["daemon", "status"], home: home)
+    #expect(status.output.contains("running: pid"))
+    #expect(status.output.contains("counter\t1 window"), "\(status.output)")
+    window.stop()
+    let stopped = try ConcordCLI.run(["daemon", "stop"], home: home)
+    #expect(stopped.output.contains("stopped"))
+    #expect(!FileManager.default.fileExists(atPath: home.appending(path: "concordd.sock").path))
+  }
+
   @Test func theStateAtAnySeqIsTheReplayOfTheFirstEntries() throws {
     let daemon = try DaemonProcess(arguments: ["--snapshot-interval", "4"]).start()
     defer { daemon.removeHome() }
