@@ -128,6 +128,20 @@ import Glibc
     #expect(!FileManager.default.fileExists(atPath: home.appending(path: "concordd.sock").path))
   }
 
+  @Test func logTailPrintsEntriesAsTheyAreCommitted() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let tail = try RunningCLI(["log", "tail"], home: daemon.home)
+    defer { tail.stop() }
+    usleep(300_000)
+    try ConcordCLI.run(["send", "counter", "add 7"], home: daemon.home)
+    let line = try tail.readLine(containing: "amount", "applied")
+    #expect(line.contains("\tcounter\t"))
+    try ConcordCLI.run(["send", "counter", "dec"], home: daemon.home)
+    try ConcordCLI.run(["send", "note:4", "toggle"], home: daemon.home)
+    try tail.readLine(containing: "decrement", "applied")
+  }
+
   @Test func theStateAtAnySeqIsTheReplayOfTheFirstEntries() throws {
     let daemon = try DaemonProcess(arguments: ["--snapshot-interval", "4"]).start()
     defer { daemon.removeHome() }
