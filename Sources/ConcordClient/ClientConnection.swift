@@ -22,6 +22,7 @@ public final class ClientConnection {
   public private(set) var fileDescriptor: Int32
   private var buffer: [UInt8] = []
   private var start = 0
+  private let coding = WireCoding()
 
   /// Connects and says hello; throws ``ClientError/unreachable(_:)`` when no daemon answers.
   public init(socket: URL, timeout: Double = 5) throws(ClientError) {
@@ -118,7 +119,7 @@ public final class ClientConnection {
       start = newline + 1
       let message: ServerMessage
       do {
-        message = try WireCoding().decode(ServerMessage.self, from: line)
+        message = try coding.decode(ServerMessage.self, from: line)
       } catch {
         throw .protocolError(error.description)
       }

@@ -56,41 +56,41 @@ extension Host {
       let usage = scope.isParameterized ? "\(scope.name):PARAMETER" : scope.name
       return window.send(.error(code: .unknownScope, message: "attach to the scope as \(usage)", cseq: nil))
     }
-    guard let projected = scope.project(committedState, key.parameter), let json = try? projected.json() else {
+    let scopeName = key.description
+    // A scope already watched has its state encoded; only a new one is projected and encoded.
+    guard var instance = instances[scopeName] ?? startedInstance(scopeName, key: key, scope: scope) else {
       return window.send(.error(code: .unknownScope, message: "\(key) names nothing in the state", cseq: nil))
     }
-    let scopeName = key.description
-    var instance = activeInstance(scopeName, key: key, scope: scope, projected: projected, json: json)
     let isNew = instance.windows.insert(window).inserted
     instances[scopeName] = instance
-    window.outbox.attach(
-      scopeName, first: firstMessage(for: instance, since: since, window: window), state: instance.published)
+    window.outbox.attach(scopeName, first: firstMessage(for: instance, since: since), state: instance.published)
     if isNew, let event = app.lifecycle.windowAttached?(windowEvent(window, scopeName)) {
       submitFromDaemon(event, user: window.user, scope: scopeName)
     }
   }
 
-  /// The scope's instance, woken from rest or made now, with the windows it has.
-  private func activeInstance(
-    _ name: String, key: ScopeKey, scope: AppScope<State, Action>, projected: ProjectedState, json: (json: JSONValue, bytes: Int)
-  ) -> ScopeInstance {
-    if let instance = instances[name] { return instance }
-    let published = PublishedState(scope: name, seq: committedSeq, state: json.json, bytes: json.bytes, previousSeq: nil)
+  /// The instance of a scope nobody watches yet: woken from rest, or made now; nil when the
+  /// parameter names nothing in the state.
+  private func startedInstance(_ name: String, key: ScopeKey, scope: AppScope<State, Action>) -> ScopeInstance? {
+    guard let projected = scope.project(committedState, key.parameter), let (json, bytes) = try? projected.json() else {
+      return nil
+    }
+    let published = PublishedState(scope: name, seq: committedSeq, state: json, bytes: bytes, previousSeq: nil)
     if var instance = resting.removeValue(forKey: name)?.instance {
       restingOrder.removeAll { $0 == name }
-      instance.history.resume(after: instance.published.seq, at: committedSeq, state: json.json)
+      instance.history.resume(after: instance.published.seq, at: committedSeq, state: json)
       instance.last = projected
       instance.published = published
       return instance
     }
     return ScopeInstance(
       key: key, scope: scope, last: projected, published: published,
-      history: ScopeHistory(seq: committedSeq, state: json.json), windows: [])
+      history: ScopeHistory(seq: committedSeq, state: json), windows: [])
   }
 
   /// A snapshot; or, for a window that says which state it has (`since`, in this log), the
   /// changes since then.
-  private func firstMessage(for instance: ScopeInstance, since: LogPosition?, window: WindowLink) -> ServerMessage {
+  private func firstMessage(for instance: ScopeInstance, since: LogPosition?) -> ServerMessage {
     let current = instance.published
     let snapshot = ServerMessage.snapshot(
       scope: current.scope, seq: current.seq, state: current.state, logReplaced: since.map { $0.logID != logID } ?? false)
@@ -167,6 +167,8 @@ extension Host {
 
   /// Sends every window whose scope's projected state changed its new state.
   func publishChanges() {
+    // Written back after the loop: writing into `instances` while iterating it would copy it.
+    var changes: [(String, ScopeInstance)] = []
     for (name, instance) in instances where !instance.windows.isEmpty {
       let projected = instance.scope.project(committedState, instance.key.parameter)
       if let projected, projected.hasSameValue(as: instance.last) { continue }
@@ -175,10 +177,13 @@ extension Host {
       let (json, bytes) = (try? projected?.json()) ?? (.null, 4)
       let published = PublishedState(
         scope: name, seq: committedSeq, state: json, bytes: bytes, previousSeq: instance.published.seq)
-      instances[name]?.last = projected
-      instances[name]?.published = published
-      instances[name]?.history.record(json, at: committedSeq)
+      var changed = instance
+      changed.last = projected
+      changed.published = published
+      changed.history.record(json, at: committedSeq)
+      changes.append((name, changed))
       for window in instance.windows { window.outbox.scopeChanged(published) }
     }
+    for (name, instance) in changes { instances[name] = instance }
   }
 }

@@ -17,7 +17,6 @@ final class WindowChannelHandler: ChannelInboundHandler {
   private var context: ChannelHandlerContext?
   private var link: WindowLink?
   private var greeted = false
-  private var refused = false
   private var flushScheduled = false
   private var closing = false
 
@@ -51,7 +50,8 @@ final class WindowChannelHandler: ChannelInboundHandler {
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    guard let link, !refused else { return }
+    // No link: a refused peer, whose lines are dropped until it is closed.
+    guard let link else { return }
     link.heard()
     let message: ClientMessage
     do {
@@ -74,8 +74,11 @@ final class WindowChannelHandler: ChannelInboundHandler {
   }
 
   func channelWritabilityChanged(context: ChannelHandlerContext) {
-    if context.channel.isWritable { flushOutbox() }
-    link?.setBlocked(!context.channel.isWritable && !(link?.outbox.isEmpty ?? true))
+    if context.channel.isWritable {
+      flushOutbox()
+    } else {
+      link?.setBlocked(true)
+    }
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -138,7 +141,6 @@ final class WindowChannelHandler: ChannelInboundHandler {
   /// Tells a peer it may not connect, drops what it sends for a moment (a socket closed with
   /// unread input resets the connection, and the peer could lose the answer), then closes.
   private func refuse(_ peer: PeerCredentials, context: ChannelHandlerContext) {
-    refused = true
     let message = ServerMessage.error(code: .handshake, message: "uid \(peer.uid) may not use this daemon", cseq: nil)
     var buffer = context.channel.allocator.buffer(capacity: 128)
     buffer.writeString(message.line)

@@ -40,8 +40,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
   /// try JSONValue.number(3).decode(Int.self)   // 3
   /// ```
   public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try JSONDecoder().decode(type, from: Data(jsonText.utf8))
+    // One decoder for all: this runs for every action a window sends.
+    try Self.decoder.decode(type, from: Data(jsonText.utf8))
   }
+
+  private static let decoder = JSONDecoder()
 
   /// Parses JSON text (RFC 8259, strictly: see ``JSONParser``); throws on invalid JSON.
   ///
