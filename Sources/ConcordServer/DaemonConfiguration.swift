@@ -39,7 +39,7 @@ public struct DaemonConfiguration: Sendable {
 
 extension DaemonConfiguration {
   var windowTiming: WindowRegistry.Timing {
-    WindowRegistry.Timing(pingInterval: pingInterval, pingTimeout: pingInterval, stuckTimeout: .seconds(30))
+    WindowRegistry.Timing(pingInterval: pingInterval, pingTimeout: pingInterval)
   }
 }
 

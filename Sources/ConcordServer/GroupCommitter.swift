@@ -16,22 +16,24 @@ final class GroupCommitter: Sendable {
   }
 
   /// Appends `records` in one transaction on the commit thread, then calls `completion` on
-  /// `eventLoop` once they are durable (or failed). A callback, not `async`: an awaited call
-  /// would pass through the concurrency pool twice on every commit.
+  /// `eventLoop` once they are durable (or failed).
   func append(
     _ records: [LogRecord], thenOn eventLoop: any EventLoop,
     completion: @escaping @Sendable (Result<[Appended], LogError>) -> Void
   ) {
-    queue.async { [log] in
-      let result = Result { () throws(LogError) in try log.append(records) }
-      eventLoop.execute { completion(result) }
-    }
+    run({ [log] () throws(LogError) in try log.append(records) }, thenOn: eventLoop, completion: completion)
   }
 
-  /// Runs `work` on the commit thread, after the batches before it.
-  func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-      queue.async { continuation.resume(with: Result { try work() }) }
+  /// Runs `work` on the commit thread, after the batches before it, then `completion` on
+  /// `eventLoop`. A callback, not `async`: an awaited call would pass through the concurrency
+  /// pool twice on every commit.
+  func run<T: Sendable>(
+    _ work: @escaping @Sendable () throws(LogError) -> T, thenOn eventLoop: any EventLoop,
+    completion: @escaping @Sendable (Result<T, LogError>) -> Void
+  ) {
+    queue.async {
+      let result = Result { () throws(LogError) in try work() }
+      eventLoop.execute { completion(result) }
     }
   }
 }

@@ -226,12 +226,10 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   private func takeSnapshot() {
     lastSnapshotSeq = committedSeq
     let (snapshot, seq, log, logger) = (committedState, committedSeq, log, logger)
-    Task {
-      do {
-        try await committer.run { try log.saveSnapshot(snapshot, at: seq) }
-        logger.info("snapshot at seq \(seq)")
-      } catch {
-        logger.error("snapshot at seq \(seq) failed: \(error)")
+    committer.run({ () throws(LogError) in try log.saveSnapshot(snapshot, at: seq) }, thenOn: eventLoop) { result in
+      switch result {
+      case .success: logger.info("snapshot at seq \(seq)")
+      case let .failure(error): logger.error("snapshot at seq \(seq) failed: \(error)")
       }
     }
   }
