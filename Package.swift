@@ -137,7 +137,7 @@ let package = Package(
     // The daemon's durable path against Redis and the C reference daemon, in one run (on demand).
     .executableTarget(
       name: "DaemonBenchmarks",
-      dependencies: ["ConcordLog"],
+      dependencies: ["ConcordLog", "ConcordClient"],
       path: "Benchmarks/DaemonBenchmarks"
     ),
     .testTarget(
@@ -150,7 +150,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ConcordServerTests",
-      dependencies: ["ConcordServer", "ConcordWire", "ConcordLog", "SampleApp"]
+      dependencies: ["ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp"]
     ),
     .testTarget(
       name: "ConcordLogTests",

@@ -1,3 +1,4 @@
+import ConcordClient
 import Foundation
 
 #if canImport(Glibc)
@@ -14,20 +15,7 @@ final class LineSocket {
   private var chunk = [UInt8](repeating: 0, count: 65_536)
 
   init(path: String) throws {
-    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes.prefix($0.count - 1)) }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    guard result == 0 else {
-      let reason = String(cString: strerror(errno))
-      Glibc.close(fd)
-      throw BenchError("connect \(path): \(reason)")
-    }
+    fd = try UnixSocket.connect(to: path)
   }
 
   deinit { Glibc.close(fd) }

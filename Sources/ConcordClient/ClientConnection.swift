@@ -26,7 +26,7 @@ public final class ClientConnection {
 
   /// Connects and says hello; throws ``ClientError/unreachable(_:)`` when no daemon answers.
   public init(socket: URL, timeout: Double = 5) throws(ClientError) {
-    fileDescriptor = try Self.connect(to: socket.path)
+    fileDescriptor = try UnixSocket.connect(to: socket.path)
     try send(.hello(protocolVersion: WireProtocol.version, client: nil))
     switch try receive(timeout: timeout) {
     case let .welcome(welcome)?: self.welcome = welcome
@@ -37,28 +37,6 @@ public final class ClientConnection {
   }
 
   deinit { close() }
-
-  private static func connect(to path: String) throws(ClientError) -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw .unreachable(String(cString: strerror(errno))) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-      Glibc.close(fd)
-      throw .unreachable("the socket path is too long: \(path)")
-    }
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    guard result == 0 else {
-      let reason = errno == ENOENT ? "no socket at \(path)" : "\(String(cString: strerror(errno))) at \(path)"
-      Glibc.close(fd)
-      throw .unreachable(reason)
-    }
-    return fd
-  }
 
   public func send(_ message: ClientMessage) throws(ClientError) {
     guard fileDescriptor >= 0 else { throw .closed }

@@ -1,3 +1,4 @@
+import ConcordClient
 import ConcordWire
 import Foundation
 
@@ -13,21 +14,7 @@ final class RawPeer: @unchecked Sendable {
   private let coding = WireCoding()
 
   init(path: String) throws {
-    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw DaemonTestError("socket: \(errno)") }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: bytes.prefix(raw.count - 1))
-    }
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    guard result == 0 else {
-      Glibc.close(fd)
-      throw DaemonTestError("connect: \(String(cString: strerror(errno)))")
-    }
+    fd = try UnixSocket.connect(to: path)
   }
 
   func write(_ bytes: [UInt8]) throws {

@@ -71,33 +71,20 @@ import Testing
     return messages
   }()
 
-  /// The `type` each case is written with. A switch, so that a new case does not compile until
-  /// it is named here: add an example of it to `clientMessages` and its entry to the schema.
+  /// The `type` each case is written with. The switch names every case, so that a new one
+  /// does not compile until it is named here: add an example of it to `clientMessages` and its
+  /// entry to the schema.
   static func wireType(_ message: ClientMessage) -> String {
     switch message {
-    case .hello: "hello"
-    case .attach: "attach"
-    case .detach: "detach"
-    case .send: "send"
-    case .ping: "ping"
-    case .pong: "pong"
-    case .status: "status"
+    case .hello, .attach, .detach, .send, .ping, .pong, .status:
+      if case let .object(fields) = message.jsonValue, case let .string(type)? = fields["type"] { type } else { "" }
     }
   }
 
   /// As above, for ServerMessage: add an example to `serverMessages` and an entry to the schema.
   static func wireType(_ message: ServerMessage) -> String {
     switch message {
-    case .welcome: "welcome"
-    case .snapshot: "snapshot"
-    case .update: "update"
-    case .ack: "ack"
-    case .refused: "refused"
-    case .detached: "detached"
-    case .ping: "ping"
-    case .pong: "pong"
-    case .error: "error"
-    case .status: "status"
+    case .welcome, .snapshot, .update, .ack, .refused, .detached, .ping, .pong, .error, .status: message.typeName
     }
   }
 
