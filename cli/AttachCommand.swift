@@ -45,7 +45,7 @@ struct AttachCommand: ParsableCommand {
       throw CommandFailure.usage(
         "no scope \"\(name)\"; the scopes are \(ClientApp.current.scopes.map(\.name).joined(separator: ", "))")
     }
-    let session = try client { () throws(ClientError) in try WindowSession(home: options.layout, scope: scope, window: window) }
+    let session = try WindowSession(home: options.layout, scope: scope, window: window)
     if json || !Terminal.isInteractive {
       try JSONWindow(session: session).run()
     } else {
@@ -90,11 +90,13 @@ struct JSONWindow {
           guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
           do {
             let action = try ActionText.parse(line, scope: session.scope)
-            let submitted = try client { () throws(ClientError) in try session.submit(action) }
+            let submitted = try session.submit(action)
             outstanding.insert(submitted.cseq)
             events += submitted.events
           } catch let failure as CommandFailure {
             emit(["type": "client-error", "message": .string(failure.message)])
+          } catch let error as ClientError {
+            emit(["type": "client-error", "message": .string(error.description)])
           }
         }
       }

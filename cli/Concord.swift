@@ -35,8 +35,9 @@ struct Concord: ParsableCommand {
       var command = try parseAsRoot()
       try command.run()
     } catch let failure as CommandFailure {
-      FileHandle.standardError.write(Data("concord: \(failure.message)\n".utf8))
-      Foundation.exit(failure.code.rawValue)
+      fail(failure)
+    } catch let error as ClientError {
+      fail(CommandFailure(error))
     } catch {
       let code = exitCode(for: error)
       if code == .success {
@@ -49,6 +50,11 @@ struct Concord: ParsableCommand {
       }
       exit(withError: error)
     }
+  }
+
+  private static func fail(_ failure: CommandFailure) -> Never {
+    FileHandle.standardError.write(Data("concord: \(failure.message)\n".utf8))
+    Foundation.exit(failure.code.rawValue)
   }
 }
 

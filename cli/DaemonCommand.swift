@@ -116,14 +116,13 @@ struct DaemonCommand: ParsableCommand {
 
     func run() throws {
       let layout = options.layout
-      let connection = try client { () throws(ClientError) in try ClientConnection(socket: layout.socket) }
-      let status = try client { () throws(ClientError) -> ServerMessage.DaemonStatus in
-        try connection.send(.status)
-        while let message = try connection.receive(timeout: 5) {
-          if case let .status(status) = message { return status }
-        }
-        throw .closed
+      let connection = try ClientConnection(socket: layout.socket)
+      try connection.send(.status)
+      var answer: ServerMessage.DaemonStatus?
+      while answer == nil, let message = try connection.receive(timeout: 5) {
+        if case let .status(status) = message { answer = status }
       }
+      guard let status = answer else { throw ClientError.closed }
       let size = (try? FileManager.default.attributesOfItem(atPath: layout.log.path)[.size] as? Int64) ?? 0
       let uptime = Int(Date().timeIntervalSince1970 - status.startedAt)
       print("running: pid \(status.pid), up \(uptime / 3600)h \(uptime / 60 % 60)m \(uptime % 60)s")

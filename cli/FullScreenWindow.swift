@@ -95,7 +95,7 @@ final class FullScreenWindow {
     default:
       do {
         let action = try ActionText.parse(text, scope: session.scope)
-        take(try client { () throws(ClientError) in try session.submit(action) }.events)
+        take(try session.submit(action).events)
       } catch let failure as CommandFailure {
         note("\u{1B}[31m\(failure.message)\u{1B}[0m")
       } catch {

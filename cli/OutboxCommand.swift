@@ -24,8 +24,8 @@ struct OutboxCommand: ParsableCommand {
     @OptionGroup var options: HomeOptions
 
     func run() throws {
-      let outbox = try client { () throws(ClientError) in try Outbox.open(home: options.layout) }
-      let queued = try client { () throws(ClientError) in try outbox.queued() }
+      let outbox = try Outbox.open(home: options.layout)
+      let queued = try outbox.queued()
       if queued.isEmpty {
         print("the outbox is empty")
         return
@@ -56,12 +56,10 @@ struct OutboxCommand: ParsableCommand {
 
     func run() throws {
       let layout = options.layout
-      let outbox = try client { () throws(ClientError) in try Outbox.open(home: layout) }
-      let connection = try client { () throws(ClientError) in try ClientConnection(socket: layout.socket) }
-      let report = try client { () throws(ClientError) in
-        try OutboxSync.run(outbox, over: connection, force: force) { action, outcome in
-          print("\(action.cseq)\t\(action.scope)\t\(outcome)")
-        }
+      let outbox = try Outbox.open(home: layout)
+      let connection = try ClientConnection(socket: layout.socket)
+      let report = try OutboxSync.run(outbox, over: connection, force: force) { action, outcome in
+        print("\(action.cseq)\t\(action.scope)\t\(outcome)")
       }
       if let replaced = report.logReplaced {
         throw CommandFailure(
@@ -89,8 +87,8 @@ struct OutboxCommand: ParsableCommand {
     }
 
     func run() throws {
-      let outbox = try client { () throws(ClientError) in try Outbox.open(home: options.layout) }
-      let dropped = try client { () throws(ClientError) in try outbox.drop(cseq: all ? nil : id) }
+      let outbox = try Outbox.open(home: options.layout)
+      let dropped = try outbox.drop(cseq: all ? nil : id)
       if !all, dropped == 0 { throw CommandFailure(message: "no queued action \(id!)") }
       print("dropped \(dropped) action\(dropped == 1 ? "" : "s")")
     }

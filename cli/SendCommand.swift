@@ -30,8 +30,8 @@ struct SendCommand: ParsableCommand {
 
   func run() throws {
     let json = try ActionText.parse(action, scope: scope)
-    let outbox = try client { () throws(ClientError) in try Outbox.open(home: options.layout) }
-    let queued = try client { () throws(ClientError) in try outbox.enqueue(scope: scope, action: json) }
+    let outbox = try Outbox.open(home: options.layout)
+    let queued = try outbox.enqueue(scope: scope, action: json)
     let connection: ClientConnection
     do {
       connection = try ClientConnection(socket: options.layout.socket)
@@ -41,13 +41,11 @@ struct SendCommand: ParsableCommand {
       throw CommandFailure(message: error.description, code: .daemonUnreachable)
     }
     var mine: OutboxSync.Outcome?
-    let report = try client { () throws(ClientError) in
-      try OutboxSync.run(outbox, over: connection) { action, outcome in
-        if action.cseq == queued.cseq {
-          mine = outcome
-        } else {
-          print("queued action \(action.cseq) (\(action.scope)): \(outcome)")
-        }
+    let report = try OutboxSync.run(outbox, over: connection) { action, outcome in
+      if action.cseq == queued.cseq {
+        mine = outcome
+      } else {
+        print("queued action \(action.cseq) (\(action.scope)): \(outcome)")
       }
     }
     if let replaced = report.logReplaced {
@@ -59,37 +57,5 @@ struct SendCommand: ParsableCommand {
     case let .refused(reason)?: throw CommandFailure(message: "refused: \(reason)")
     case nil: throw CommandFailure(message: "the daemon did not answer the action; it stays queued")
     }
-  }
-}
-
-/// Turns what a person typed into a scope's action.
-enum ActionText {
-  static func parse(_ text: String, scope: String) throws -> JSONValue {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") || trimmed.hasPrefix("\"") {
-      do {
-        return try JSONValue(parsing: trimmed)
-      } catch {
-        throw CommandFailure.usage("the action is not valid JSON: \(error)")
-      }
-    }
-    let name = scope.split(separator: ":").first.map(String.init) ?? scope
-    guard let window = ClientApp.current.scope(named: name) else {
-      throw CommandFailure.usage("no scope \"\(name)\"; the scopes are \(ClientApp.current.scopes.map(\.name).joined(separator: ", "))")
-    }
-    do {
-      return try window.parse(trimmed)
-    } catch {
-      throw CommandFailure.usage("\(error)")
-    }
-  }
-}
-
-/// Runs client work, turning its error into the command's one-line failure and exit code.
-func client<T>(_ work: () throws(ClientError) -> T) throws(CommandFailure) -> T {
-  do {
-    return try work()
-  } catch {
-    throw CommandFailure(error)
   }
 }

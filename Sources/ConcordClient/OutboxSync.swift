@@ -74,26 +74,32 @@ public enum OutboxSync {
     return try run(outbox, over: connection, force: force, attached: &attached, onResult: onResult)
   }
 
+  /// Attaches `scope` and waits for its snapshot; the daemon's reason when it has no such scope.
+  private static func attach(
+    _ scope: String, over connection: ClientConnection, other: (ServerMessage) -> Void
+  ) throws(ClientError) -> String? {
+    try connection.send(.attach(scope: scope, since: nil))
+    while let message = try connection.receive(timeout: 30) {
+      switch message {
+      case .snapshot(scope, _, _, _):
+        other(message)
+        return nil
+      case let .error(.unknownScope, reason, nil):
+        return reason
+      default:
+        other(message)
+      }
+    }
+    throw .closed
+  }
+
   private static func send(
     _ action: QueuedAction, outbox: Outbox, over connection: ClientConnection, attached: inout Set<String>,
     other: (ServerMessage) -> Void
   ) throws(ClientError) -> Outcome {
     if !attached.contains(action.scope) {
-      try connection.send(.attach(scope: action.scope, since: nil))
-      while true {
-        guard let message = try connection.receive(timeout: 30) else { throw .closed }
-        switch message {
-        case let .snapshot(scope, _, _, _) where scope == action.scope:
-          attached.insert(scope)
-          other(message)
-        case let .error(code, text, nil) where code == .unknownScope:
-          return .refused(reason: text)
-        default:
-          other(message)
-          continue
-        }
-        break
-      }
+      if let reason = try attach(action.scope, over: connection, other: other) { return .refused(reason: reason) }
+      attached.insert(action.scope)
     }
     try connection.send(.send(scope: action.scope, action: action.action, client: outbox.clientID, cseq: action.cseq))
     while true {
