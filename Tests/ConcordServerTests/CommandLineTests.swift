@@ -85,6 +85,29 @@ import Glibc
     #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "\(count)")
   }
 
+  @Test func theOutboxKeepsNothingReadableAndAnotherKeyCannotOpenIt() throws {
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    #expect(try ConcordCLI.run(["send", "notes", "add zebra-crossing-17"], home: home).status == 3)
+    let outbox = home.appending(path: "outbox.sqlite").path
+    let attributes = try FileManager.default.attributesOfItem(atPath: outbox)
+    #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    for file in [outbox, outbox + "-wal"] {
+      guard let bytes = FileManager.default.contents(atPath: file) else { continue }
+      #expect(bytes.range(of: Data("zebra-crossing".utf8)) == nil, "\(file) holds the action in the clear")
+      #expect(bytes.range(of: Data("notes".utf8)) == nil, "\(file) names the scope in the clear")
+    }
+
+    // Another key (the right size, mode 0600) opens nothing, and says so.
+    let key = home.appending(path: "key")
+    try FileManager.default.removeItem(at: key)
+    FileManager.default.createFile(
+      atPath: key.path, contents: Data((0..<32).map { UInt8($0) }), attributes: [.posixPermissions: 0o600])
+    let list = try ConcordCLI.run(["outbox", "list"], home: home)
+    #expect(list.status == 1)
+    #expect(list.error.contains("does not open with this key"), "\(list.error)")
+  }
+
   @Test func aReplacedLogKeepsTheOutboxUntilThePersonDecides() throws {
     let home = DaemonProcess.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
