@@ -94,12 +94,21 @@ let package = Package(
       name: "ConcordClient",
       dependencies: ["Concord", "ConcordWire", "ConcordLog", .product(name: "GRDB", package: "GRDB.swift")]
     ),
-    .target(name: "Workspace", dependencies: ["Concord"]),
+    // The bundled app: a collaborative task board with chat, presence and reminders.
+    .target(
+      name: "Workspace",
+      dependencies: [
+        "Concord", "ConcordServer", "ConcordClient", "ConcordWire",
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+      ]
+    ),
     .executableTarget(
       name: "concordd",
       dependencies: [
         "ConcordServer",
         "SampleApp",
+        "Workspace",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -109,12 +118,12 @@ let package = Package(
     .executableTarget(
       name: "concord",
       dependencies: [
-        "ConcordClient", "ConcordServer", "ConcordLog", "ConcordWire", "SampleApp",
+        "ConcordClient", "ConcordServer", "ConcordLog", "ConcordWire", "SampleApp", "Workspace",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "cli"
     ),
-    // A small app the daemon hosts for its end-to-end tests (until Workspace is hosted).
+    // A small app the daemon hosts for its end-to-end tests (`concordd --app sample`).
     .target(name: "SampleApp", dependencies: ["Concord", "ConcordServer", "ConcordClient"], path: "Examples/SampleApp"),
     // A small composed app that runs in the terminal: the README's first command.
     .executableTarget(
@@ -157,6 +166,14 @@ let package = Package(
       dependencies: ["ConcordLog", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .testTarget(name: "ConcordWireTests", dependencies: ["ConcordWire"]),
+    .testTarget(
+      name: "WorkspaceTests",
+      dependencies: [
+        "Workspace", "Concord", "ConcordTesting", "ConcordClient", "ConcordWire",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+      ]
+    ),
     .testTarget(
       name: "ConcordTestingTests",
       dependencies: [

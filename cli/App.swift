@@ -1,11 +1,37 @@
 import ConcordClient
+import ConcordLog
 import ConcordServer
+import ConcordWire
+import Foundation
 import SampleApp
+import Workspace
 
-// The app this build of `concord` speaks: its scopes' renderers and words, and its reducer for
-// rebuilding states from the log. The same app `concordd` hosts.
-let hostedApp = SampleApp.hosted
+/// An app this build of `concord` speaks: its scopes' renderers and words, and its reducer for
+/// rebuilding states from the log. The same app `concordd` hosts, chosen the same way: the
+/// CONCORD_APP environment variable, `workspace` unless it says `sample`.
+struct BundledApp {
+  let name: String
+  let client: ClientApp
+  /// The state (or one scope of it) as of a seq, rebuilt from the log.
+  let stateJSON: (_ at: Int64?, _ log: ActionLog, _ scope: String?) throws -> (json: JSONValue, seq: Int64)
+
+  init<State: Codable & Sendable, Action: Codable & Sendable>(_ hosted: HostedApp<State, Action>, client: ClientApp) {
+    name = hosted.name
+    self.client = client
+    stateJSON = { at, log, scope in
+      let (state, seq) = try hosted.state(at: at, from: log)
+      return (try scope.map { try hosted.scopeJSON($0, of: state) } ?? JSONValue(encoding: state), seq)
+    }
+  }
+
+  static var current: BundledApp {
+    switch ProcessInfo.processInfo.environment["CONCORD_APP"]?.lowercased() {
+    case "sample": BundledApp(SampleApp.hosted, client: SampleApp.client)
+    default: BundledApp(Workspace.hosted(), client: Workspace.client)
+    }
+  }
+}
 
 extension ClientApp {
-  static var current: ClientApp { SampleApp.client }
+  static var current: ClientApp { BundledApp.current.client }
 }

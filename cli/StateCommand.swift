@@ -35,8 +35,7 @@ struct StateCommand: ParsableCommand {
       throw CommandFailure(message: "the log ends at entry \(actionLog.lastSeq); there is no entry \(at)")
     }
     do {
-      let (state, seq) = try hostedApp.state(at: at, from: actionLog)
-      let json = try scope.map { try hostedApp.scopeJSON($0, of: state) } ?? JSONValue(encoding: state)
+      let (json, seq) = try BundledApp.current.stateJSON(at, actionLog, scope)
       FileHandle.standardError.write(Data("state as of entry \(seq)\n".utf8))
       print(json.jsonText)
     } catch let failure as CommandFailure {

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import SampleApp
 import ServiceLifecycle
+import Workspace
 
 /// `concordd`: runs the Concord daemon in the foreground.
 @main
@@ -52,12 +53,22 @@ struct Concordd: AsyncParsableCommand {
       valueName: "SECONDS"))
   var pingInterval: Int = 30
 
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The app to host: workspace (the task board), or sample (the small app of the end-to-end tests). Default: CONCORD_APP, else workspace.",
+      valueName: "NAME"))
+  var app: String = ProcessInfo.processInfo.environment["CONCORD_APP"] ?? "workspace"
+
   @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
   var logLevel: Logger.Level = .info
 
   func validate() throws {
     guard snapshotInterval > 0 else { throw ValidationError("--snapshot-interval must be at least 1") }
     guard pingInterval > 0 else { throw ValidationError("--ping-interval must be at least 1 second") }
+    guard ["workspace", "sample"].contains(app.lowercased()) else {
+      throw ValidationError("--app is workspace or sample, not \(app)")
+    }
   }
 
   func run() async throws {
@@ -82,7 +93,10 @@ struct Concordd: AsyncParsableCommand {
     configuration.allowGroup = allowGroup
     configuration.pingInterval = .seconds(pingInterval)
 
-    let daemon = ConcordDaemon(app: SampleApp.hosted, configuration: configuration, logger: logger)
+    let daemon: any Service =
+      app.lowercased() == "sample"
+      ? ConcordDaemon(app: SampleApp.hosted, configuration: configuration, logger: logger)
+      : ConcordDaemon(app: Workspace.hosted(), configuration: configuration, logger: logger)
     let group = ServiceGroup(
       configuration: .init(services: [.init(service: daemon)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
     do {

@@ -14,7 +14,7 @@ final class DaemonUnderTest {
   /// Starts the daemon; `ready` returns once it has answered a `hello`.
   init(home: URL, logLevel: String = "notice", outputIn directory: URL) throws {
     self.home = home
-    child = try ChildProcess(Self.binary, ["--home", home.path, "--log-level", logLevel], outputIn: directory)
+    child = try ChildProcess(Self.binary, ["--home", home.path, "--log-level", logLevel, "--app", "sample"], outputIn: directory)
   }
 
   /// Waits until the daemon answers a `hello` with its `welcome`.

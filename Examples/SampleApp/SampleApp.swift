@@ -124,7 +124,7 @@ public enum SampleApp {
         .scope(
           "note", parameter: { Int($0) }, state: { state, id in state.notes.first { $0.id == id } },
           action: { id, action in Action.note(id: id, action) }),
-        .scope("presence", state: { $0.presence }, action: { (_: Never) in .booted }),
+        .readOnly("presence") { $0.presence },
       ],
       lifecycle: AppLifecycle(
         booted: .booted,

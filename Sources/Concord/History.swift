@@ -51,6 +51,14 @@ public enum HistoryAction<Action: Sendable>: Sendable {
   case jump(to: Int)
 }
 
+extension HistoryAction {
+  /// True for an action of the underlying reducer, false for a move through time.
+  var isStep: Bool {
+    if case .action = self { return true }
+    return false
+  }
+}
+
 extension HistoryAction: Equatable where Action: Equatable {}
 extension HistoryAction: Hashable where Action: Hashable {}
 extension HistoryAction: Codable where Action: Codable {}
@@ -63,6 +71,10 @@ extension Reducer {
   /// present without one. Undoing with nothing to undo, redoing with nothing to redo, or jumping
   /// outside the timeline is refused. Moving through time runs no effects.
   ///
+  /// `keeping` names what time travel must not rewind — an id counter, the people who joined —
+  /// by copying it from the present into the state travelled to: `keeping(&arrived, present)`.
+  /// Without it, undo returns the whole state as it was.
+  ///
   /// ```swift
   /// let editor = text.history(maxDepth: 50)
   /// let store = Store(initialState: History(Text()), reducer: editor, environment: ())
@@ -71,10 +83,13 @@ extension Reducer {
   /// ```
   public func history(
     maxDepth: Int = 100,
-    records: @escaping @Sendable (Action) -> Bool = { _ in true }
+    records: @escaping @Sendable (Action) -> Bool = { _ in true },
+    keeping: (@Sendable (_ arrived: inout State, _ present: State) -> Void)? = nil
   ) -> Reducer<History<State>, HistoryAction<Action>, Environment> {
     let run = self.run
     return Reducer<History<State>, HistoryAction<Action>, Environment> { history, action, environment in
+      let present = history.present
+      defer { if let keeping, !action.isStep { keeping(&history.present, present) } }
       switch action {
       case let .action(action):
         var next = history.present

@@ -39,16 +39,20 @@ public struct WindowScope: Sendable {
   }
 
   /// A scope with a typed state, actions, reducer, renderer and commands.
+  ///
+  /// - Parameter otherwise: what a line that starts with none of the commands' words means,
+  ///   such as a chat message; when nil, such a line is a mistake.
   public static func scope<State: Codable & Sendable, Action: Codable & Sendable, Environment: Sendable>(
     _ name: String, reducer: Reducer<State, Action, Environment>? = nil, environment: Environment,
-    render: @escaping @Sendable (State, Int) -> [String], commands: [WindowCommand<Action>]
+    render: @escaping @Sendable (State, Int) -> [String], commands: [WindowCommand<Action>],
+    otherwise: (@Sendable (String) throws -> Action)? = nil
   ) -> WindowScope {
     let renderJSON: @Sendable (JSONValue, Int) -> [String] = { json, width in
       guard let state = try? json.decode(State.self) else { return GenericRendering.lines(of: json, width: width) }
       return render(state, width)
     }
     let parse: @Sendable (String) throws -> JSONValue = { text in
-      let action: Action = try WindowCommand.parse(text, with: commands)
+      let action: Action = try WindowCommand.parse(text, with: commands, otherwise: otherwise)
       return try JSONValue(encoding: action)
     }
     var apply: (@Sendable (JSONValue, JSONValue) -> JSONValue?)?
@@ -112,35 +116,48 @@ public struct WindowCommand<Action>: Sendable {
 
   var helpLine: String { usage.padding(toLength: max(usage.count, 24), withPad: " ", startingAt: 0) + helpText }
 
-  static func parse(_ text: String, with commands: [WindowCommand]) throws -> Action {
+  static func parse(
+    _ text: String, with commands: [WindowCommand], otherwise: (@Sendable (String) throws -> Action)? = nil
+  ) throws -> Action {
     let words = CommandWords(text)
     guard let first = words.all.first else { throw CommandError("type a command; `help` lists them") }
     guard let command = commands.first(where: { $0.word == first.lowercased() }) else {
+      if let otherwise { return try otherwise(text.trimmingCharacters(in: .whitespaces)) }
       throw CommandError("no command \"\(first)\"; `help` lists them")
     }
     do {
-      return try command.make(CommandWords(Array(words.all.dropFirst())))
+      let trimmed = text.drop { $0.isWhitespace }
+      let rest = trimmed.drop { !$0.isWhitespace }.drop { $0.isWhitespace }
+      return try command.make(CommandWords(Array(words.all.dropFirst()), raw: String(rest)))
     } catch let error as CommandError {
       throw CommandError("\(error.description) (usage: \(command.usage))")
     }
   }
 }
 
-/// The words after a command's own, split like a shell does (quotes keep spaces).
+/// The words after a command's own, split at spaces; quotes at the start of a word keep its
+/// spaces (`add "Fix login" to doing`), and an apostrophe inside a word is just a letter.
 public struct CommandWords: Sendable {
   public let all: [String]
+  /// The text after the command's word, exactly as typed: for free text such as a message.
+  public let raw: String
 
-  init(_ all: [String]) { self.all = all }
+  init(_ all: [String], raw: String? = nil) {
+    self.all = all
+    self.raw = raw ?? all.joined(separator: " ")
+  }
 
   init(_ text: String) {
     var words: [String] = []
     var current = ""
     var quote: Character?
     var inWord = false
-    for character in text {
+    let characters = Array(text)
+    for (index, character) in characters.enumerated() {
+      let atWordEnd = index + 1 == characters.count || characters[index + 1].isWhitespace
       if let open = quote {
-        if character == open { quote = nil } else { current.append(character) }
-      } else if character == "\"" || character == "'" {
+        if character == open, atWordEnd { quote = nil } else { current.append(character) }
+      } else if (character == "\"" || character == "'"), !inWord {
         quote = character
         inWord = true
       } else if character.isWhitespace {
@@ -154,6 +171,7 @@ public struct CommandWords: Sendable {
     }
     if inWord { words.append(current) }
     all = words
+    raw = text
   }
 
   /// The word at `index`.

@@ -18,21 +18,50 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
   /// The child state for a parameter; nil when the parameter names no element.
   let project: @Sendable (State, String?) -> ProjectedState?
   /// The app action for a child action sent as JSON; throws when it is not one.
-  let embed: @Sendable (String?, JSONValue) throws -> Action
+  let embed: @Sendable (String?, JSONValue, ActionOrigin) throws -> Action
 
   /// A scope with one child state.
-  public static func scope<Child: Encodable & Equatable & Sendable, ChildAction: Decodable>(
+  public static func scope<Child: Encodable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
     _ name: String, state: @escaping @Sendable (State) -> Child,
     action: @escaping @Sendable (ChildAction) -> Action
   ) -> AppScope {
     AppScope(
       name: name, isParameterized: false,
       project: { appState, _ in ProjectedState(state(appState)) },
-      embed: { _, json in action(try json.decode(ChildAction.self)) })
+      embed: { _, json, _ in action(try json.decode(ChildAction.self)) })
+  }
+
+  /// A scope windows can watch but not act through, such as who is connected.
+  public static func readOnly<Child: Encodable & Equatable & Sendable>(
+    _ name: String, state: @escaping @Sendable (State) -> Child
+  ) -> AppScope {
+    AppScope(
+      name: name, isParameterized: false,
+      project: { appState, _ in ProjectedState(state(appState)) },
+      embed: { _, _, _ in throw ScopeError.readOnly(name) })
+  }
+
+  /// A scope with one child state, whose actions carry who sent them and when: what an app
+  /// needs to record authors, refuse editing someone else's message, or date a change —
+  /// deterministically, since the origin is part of the action the log keeps.
+  ///
+  /// ```swift
+  /// .scope("board", state: { $0.board }, action: { origin, action in
+  ///   .board(Authored(user: origin.user, at: origin.at, action))
+  /// })
+  /// ```
+  public static func scope<Child: Encodable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
+    _ name: String, state: @escaping @Sendable (State) -> Child,
+    action: @escaping @Sendable (ActionOrigin, ChildAction) -> Action
+  ) -> AppScope {
+    AppScope(
+      name: name, isParameterized: false,
+      project: { appState, _ in ProjectedState(state(appState)) },
+      embed: { _, json, origin in action(origin, try json.decode(ChildAction.self)) })
   }
 
   /// A scope with one child state per parameter, such as one element of a collection.
-  public static func scope<ID: Sendable, Child: Encodable & Equatable & Sendable, ChildAction: Decodable>(
+  public static func scope<ID: Sendable, Child: Encodable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
     _ name: String, parameter: @escaping @Sendable (String) -> ID?,
     state: @escaping @Sendable (State, ID) -> Child?,
     action: @escaping @Sendable (ID, ChildAction) -> Action
@@ -43,13 +72,57 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
         guard let text, let id = parameter(text), let child = state(appState, id) else { return nil }
         return ProjectedState(child)
       },
-      embed: { text, json in
+      embed: { text, json, _ in
         guard let text, let id = parameter(text) else { throw ScopeError.badParameter }
         return action(id, try json.decode(ChildAction.self))
       })
   }
 
-  enum ScopeError: Error { case badParameter }
+  /// A parameterized scope whose actions carry who sent them and when.
+  public static func scope<ID: Sendable, Child: Encodable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
+    _ name: String, parameter: @escaping @Sendable (String) -> ID?,
+    state: @escaping @Sendable (State, ID) -> Child?,
+    action: @escaping @Sendable (ID, ActionOrigin, ChildAction) -> Action
+  ) -> AppScope {
+    AppScope(
+      name: name, isParameterized: true,
+      project: { appState, text in
+        guard let text, let id = parameter(text), let child = state(appState, id) else { return nil }
+        return ProjectedState(child)
+      },
+      embed: { text, json, origin in
+        guard let text, let id = parameter(text) else { throw ScopeError.badParameter }
+        return action(id, origin, try json.decode(ChildAction.self))
+      })
+  }
+
+  enum ScopeError: Error, CustomStringConvertible {
+    case badParameter
+    case readOnly(String)
+
+    var description: String {
+      switch self {
+      case .badParameter: "the scope's parameter names nothing"
+      case let .readOnly(name): "\(name) is read only: it takes no actions"
+      }
+    }
+  }
+}
+
+/// Who sent an action from a window, and when the daemon took it.
+public struct ActionOrigin: Sendable, Equatable {
+  /// The account of the window's process, as the kernel reports it.
+  public var user: String
+  /// The window's connection id.
+  public var window: String
+  /// The daemon's clock when it took the action: the time the log records for it.
+  public var at: Date
+
+  public init(user: String, window: String, at: Date) {
+    self.user = user
+    self.window = window
+    self.at = at
+  }
 }
 
 /// A scope's child state with its type erased: compared cheaply as the typed value, encoded to

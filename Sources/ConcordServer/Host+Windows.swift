@@ -135,8 +135,9 @@ extension Host {
         .error(code: .notAttached, message: "attach to \(scopeName) before sending its actions", cseq: cseq))
     }
     let action: Action
+    let origin = ActionOrigin(user: window.user, window: window.id, at: Date())
     do {
-      action = try instance.scope.embed(instance.key.parameter, json)
+      action = try instance.scope.embed(instance.key.parameter, json, origin)
     } catch {
       return window.send(
         .error(code: .badAction, message: "not an action of \(scopeName): \(WireCoding.describe(error))", cseq: cseq))
@@ -158,7 +159,7 @@ extension Host {
     }
     highestCseq[client] = max(highestCseq[client] ?? cseq, cseq)
     guard
-      let record = makeRecord(action, client: client, cseq: cseq, user: window.user, scope: scopeName)
+      let record = makeRecord(action, client: client, cseq: cseq, user: window.user, scope: scopeName, at: origin.at)
     else {
       return window.send(.error(code: .badAction, message: "the action could not be recorded", cseq: cseq))
     }

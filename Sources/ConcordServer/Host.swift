@@ -146,11 +146,13 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
     submit(action, record: record, waiter: nil)
   }
 
-  func makeRecord(_ action: Action, client: String, cseq: Int64, user: String, scope: String) -> LogRecord? {
+  func makeRecord(
+    _ action: Action, client: String, cseq: Int64, user: String, scope: String, at: Date = Date()
+  ) -> LogRecord? {
     do {
       let json = String(decoding: try actionEncoder.encode(action), as: UTF8.self)
       return LogRecord(
-        client: client, cseq: cseq, at: Date(), user: user, scope: scope, action: json, outcome: .applied,
+        client: client, cseq: cseq, at: at, user: user, scope: scope, action: json, outcome: .applied,
         app: app.name, appVersion: app.version)
     } catch {
       logger.error("an action could not be encoded for the log, and was dropped: \(error)")

@@ -16,13 +16,20 @@ enum ConcordCLI {
     var error: String
   }
 
+  /// The test's environment, with the home and the app for `concord` (and a daemon it starts).
+  static func environment(home: URL, app: String) -> [String: String] {
+    ProcessInfo.processInfo.environment.merging(["CONCORD_HOME": home.path, "CONCORD_APP": app]) { $1 }
+  }
+
   /// Runs `concord ARGUMENTS` to its end, with `input` on standard input.
   @discardableResult
-  static func run(_ arguments: [String], home: URL, input: String? = nil) throws -> Result {
+  ///
+  /// `app` is the bundled app it speaks (CONCORD_APP): the sample app unless a test says.
+  static func run(_ arguments: [String], home: URL, input: String? = nil, app: String = "sample") throws -> Result {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(["CONCORD_HOME": home.path]) { $1 }
+    process.environment = environment(home: home, app: app)
     let output = Pipe()
     let error = Pipe()
     let stdin = Pipe()
@@ -66,10 +73,10 @@ final class RunningCLI {
   /// What it wrote on standard error.
   var errorOutput: String { (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "" }
 
-  init(_ arguments: [String], home: URL) throws {
+  init(_ arguments: [String], home: URL, app: String = "sample") throws {
     process.executableURL = ConcordCLI.binary
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(["CONCORD_HOME": home.path]) { $1 }
+    process.environment = ConcordCLI.environment(home: home, app: app)
     process.standardInput = input
     process.standardOutput = output
     // Its complaints go to a file beside the home, for the test's failure message.

@@ -69,7 +69,7 @@ import Glibc
     let interrupted = Process()
     interrupted.executableURL = ConcordCLI.binary
     interrupted.arguments = ["outbox", "sync"]
-    interrupted.environment = ["CONCORD_HOME": home.path]
+    interrupted.environment = ["CONCORD_HOME": home.path, "CONCORD_APP": "sample"]
     interrupted.standardOutput = FileHandle.nullDevice
     try interrupted.run()
     usleep(150_000)

@@ -31,10 +31,11 @@ final class DaemonProcess: @unchecked Sendable {
     return url
   }
 
-  init(home: URL = DaemonProcess.makeHome(), arguments: [String] = []) {
+  /// - Parameter app: the bundled app it hosts: the sample app unless a test says.
+  init(home: URL = DaemonProcess.makeHome(), arguments: [String] = [], app: String = "sample") {
     self.home = home
     process.executableURL = Self.binary
-    process.arguments = ["--home", home.path, "--log-level", "notice"] + arguments
+    process.arguments = ["--home", home.path, "--log-level", "notice", "--app", app] + arguments
     stderrURL = URL(filePath: home.path + "-\(UUID().uuidString.prefix(8)).stderr")
     FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
     process.standardError = try? FileHandle(forWritingTo: stderrURL)

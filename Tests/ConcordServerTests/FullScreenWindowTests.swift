@@ -14,7 +14,7 @@ import Glibc
       _ = daemon.terminate()
       daemon.removeHome()
     }
-    let tmux = try Tmux(command: "CONCORD_HOME=\(home.path) \(ConcordCLI.binary.path) attach counter")
+    let tmux = try Tmux(command: "CONCORD_APP=sample CONCORD_HOME=\(home.path) \(ConcordCLI.binary.path) attach counter")
     defer { tmux.kill() }
     try tmux.waitForScreen(containing: "Count: 0", "connected")
 

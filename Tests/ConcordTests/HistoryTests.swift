@@ -72,4 +72,29 @@ import Testing
     #expect(await store.send(.action(.type(""))).refusal == "Nothing typed")
     #expect(await store.state.timeline == ["", "a"])
   }
+
+  /// A document whose id counter must never go back, even when its text does.
+  struct Document: Equatable, Sendable {
+    var text = ""
+    var nextID = 1
+  }
+
+  @Test func keptPartsOfTheStateAreNotRewoundByTimeTravel() async {
+    let typing = Reducer<Document, Edit, Void> { document, action, _ in
+      guard case let .type(more) = action else { return .none }
+      document.text += more
+      document.nextID += 1
+      return .none
+    }
+    let store = Store(
+      initialState: History(Document()),
+      reducer: typing.history(keeping: { arrived, present in arrived.nextID = present.nextID }))
+    await store.send(.action(.type("a")))
+    await store.send(.action(.type("b")))
+    await store.send(.undo)
+    await store.send(.undo)
+    #expect(await store.state.present == Document(text: "", nextID: 3))
+    await store.send(.jump(to: 2))
+    #expect(await store.state.present == Document(text: "ab", nextID: 3))
+  }
 }

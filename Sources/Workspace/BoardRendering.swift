@@ -1,0 +1,61 @@
+import Foundation
+
+/// The board as a window shows it: columns side by side, each card a line or two, raised
+/// reminders on top and the people at the bottom.
+enum BoardRendering {
+  static let gap = " │ "
+
+  static func lines(_ board: BoardView, width: Int, palette: Palette, now: Date = Date()) -> [String] {
+    var lines: [String] = []
+    for reminder in board.reminders {
+      let title = board.columns.lazy.flatMap(\.cards).first { $0.id == reminder.card }?.title ?? ""
+      let text = TextFit.cut("⏰ #\(reminder.card) \(title) was due \(DateText.time(reminder.due, now: now))", width - 1)
+      lines.append(" " + palette.yellow(text))
+    }
+    if !board.reminders.isEmpty { lines.append("") }
+    guard !board.columns.isEmpty else { return lines + ["  (no columns: add one with `column add todo`)"] }
+
+    let count = board.columns.count
+    let columnWidth = max(10, (width - 1 - gap.count * (count - 1)) / count)
+    let rendered = board.columns.map { column(of: $0, width: columnWidth, palette: palette, now: now) }
+    let height = rendered.map(\.count).max() ?? 0
+    for row in 0..<height {
+      let cells = rendered.map { cells in row < cells.count ? cells[row] : Cell(text: "", styled: "") }
+      lines.append(" " + cells.map { $0.styled + String(repeating: " ", count: max(0, columnWidth - $0.text.count)) }
+        .joined(separator: palette.dim(gap)))
+    }
+    lines.append("")
+    var footer = "people: " + (board.people.isEmpty ? "nobody yet" : board.people.joined(separator: ", "))
+    if board.archived > 0 { footer += " · \(board.archived) archived" }
+    if let editor = board.lastEditor { footer += " · last change by \(editor) (they can `undo` it)" }
+    lines.append(" " + palette.dim(TextFit.cut(footer, width - 1)))
+    return lines
+  }
+
+  /// A line of a column: its plain text (for the width) and the same text styled.
+  struct Cell {
+    let text: String
+    let styled: String
+  }
+
+  static func column(of column: ColumnView, width: Int, palette: Palette, now: Date) -> [Cell] {
+    let load = column.limit.map { "\(column.cards.count)/\($0)" } ?? "\(column.cards.count)"
+    let header = TextFit.cut("\(column.name) (\(load))", width)
+    let full = column.limit.map { column.cards.count >= $0 } ?? false
+    let headerStyled = full ? palette.red(palette.bold(header)) : column.isLast ? palette.green(palette.bold(header)) : palette.bold(header)
+    var cells = [Cell(text: header, styled: headerStyled), Cell(text: String(repeating: "─", count: width), styled: palette.dim(String(repeating: "─", count: width)))]
+    if column.cards.isEmpty { cells.append(Cell(text: "(empty)", styled: palette.dim("(empty)"))) }
+    for card in column.cards {
+      let number = "#\(card.id)"
+      let title = TextFit.cut("\(number) \(card.title)", width)
+      let titleStyled = palette.cyan(String(title.prefix(number.count))) + String(title.dropFirst(number.count))
+      cells.append(Cell(text: title, styled: column.isLast ? palette.dim(title) : titleStyled))
+      let details = CardRendering.summary(card, now: now)
+      if !details.isEmpty {
+        let text = TextFit.cut("  " + details, width)
+        cells.append(Cell(text: text, styled: palette.dim(text)))
+      }
+    }
+    return cells
+  }
+}

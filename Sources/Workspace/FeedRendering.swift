@@ -1,0 +1,28 @@
+import Foundation
+
+/// The read-only scopes as windows show them: who is here, and what happened.
+enum FeedRendering {
+  static func presence(_ presence: Presence, width: Int, palette: Palette) -> [String] {
+    guard !presence.windows.isEmpty else { return ["", " " + palette.dim("(nobody is connected)")] }
+    var lines = [""]
+    for user in presence.people {
+      let windows = presence.windows.filter { $0.user == user }
+      lines.append(" " + palette.bold(user) + palette.dim(" — \(windows.count) window\(windows.count == 1 ? "" : "s")"))
+      for window in windows {
+        lines.append("   " + TextFit.cut(window.scopes.joined(separator: ", "), width - 4))
+      }
+    }
+    return lines
+  }
+
+  static func activity(_ activity: ActivityView, width: Int, palette: Palette, now: Date = Date()) -> [String] {
+    guard !activity.items.isEmpty else { return ["", " " + palette.dim("(nothing has happened yet)")] }
+    return [""] + activity.items.map { item in
+      let time = item.at.map { DateText.time($0, now: now) } ?? "     "
+      var text = item.user.map { "\($0) \(item.text)" } ?? item.text
+      if let date = item.date { text += " " + DateText.short(date, now: now) }
+      let line = TextFit.cut(text, max(10, width - time.count - 3))
+      return " " + palette.dim(time) + " " + (item.user == nil ? palette.yellow(line) : line)
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The colours of Workspace's windows: ANSI styles when the terminal shows them, nothing
+/// when it does not (`NO_COLOR` set, `TERM` unset or `dumb`).
+///
+/// Renderers lay text out by its visible width first and colour it last, so a style never
+/// counts toward a column's width.
+public struct Palette: Sendable {
+  public var enabled: Bool
+
+  public init(enabled: Bool) { self.enabled = enabled }
+
+  /// The terminal's palette, decided once from the environment.
+  public static let current: Palette = {
+    let environment = ProcessInfo.processInfo.environment
+    let term = environment["TERM"] ?? ""
+    return Palette(enabled: environment["NO_COLOR"] == nil && !term.isEmpty && term != "dumb")
+  }()
+
+  public static let plain = Palette(enabled: false)
+
+  func style(_ text: String, _ code: String) -> String {
+    enabled && !text.isEmpty ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  func bold(_ text: String) -> String { style(text, "1") }
+  func dim(_ text: String) -> String { style(text, "2") }
+  func red(_ text: String) -> String { style(text, "31") }
+  func green(_ text: String) -> String { style(text, "32") }
+  func yellow(_ text: String) -> String { style(text, "33") }
+  func blue(_ text: String) -> String { style(text, "34") }
+  func magenta(_ text: String) -> String { style(text, "35") }
+  func cyan(_ text: String) -> String { style(text, "36") }
+}
+
+/// Plain text cut or padded to a number of columns.
+enum TextFit {
+  /// `text` cut to `width` columns, with "…" when cut.
+  static func cut(_ text: String, _ width: Int) -> String {
+    guard width > 0 else { return "" }
+    return text.count > width ? String(text.prefix(width - 1)) + "…" : text
+  }
+
+  /// `text` cut or padded with spaces to exactly `width` columns.
+  static func pad(_ text: String, _ width: Int) -> String {
+    let cut = cut(text, width)
+    return cut + String(repeating: " ", count: max(0, width - cut.count))
+  }
+
+  /// `text` in lines of at most `width` columns, broken between words.
+  static func wrap(_ text: String, _ width: Int) -> [String] {
+    guard width > 1 else { return [text] }
+    var lines: [String] = []
+    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      var line = ""
+      for word in paragraph.split(separator: " ") {
+        var word = String(word)
+        while word.count > width {
+          if !line.isEmpty { lines.append(line); line = "" }
+          lines.append(String(word.prefix(width)))
+          word = String(word.dropFirst(width))
+        }
+        if line.isEmpty {
+          line = word
+        } else if line.count + 1 + word.count <= width {
+          line += " " + word
+        } else {
+          lines.append(line)
+          line = word
+        }
+      }
+      lines.append(line)
+    }
+    return lines
+  }
+}
+
+/// Dates as windows show them, in the window's own time zone.
+enum DateText {
+  /// "Sat 22 Nov 17:00"; the year is added when it is not this year's.
+  static func short(_ date: Date, now: Date = Date(), calendar: Calendar = .current) -> String {
+    let sameYear = calendar.component(.year, from: date) == calendar.component(.year, from: now)
+    return format(date, sameYear ? "EEE d MMM HH:mm" : "EEE d MMM yyyy HH:mm", calendar)
+  }
+
+  /// "17:05" for today, else ``short(_:now:calendar:)``.
+  static func time(_ date: Date, now: Date = Date(), calendar: Calendar = .current) -> String {
+    calendar.isDate(date, inSameDayAs: now) ? format(date, "HH:mm", calendar) : short(date, now: now, calendar: calendar)
+  }
+
+  private static func format(_ date: Date, _ pattern: String, _ calendar: Calendar) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.calendar = calendar
+    formatter.timeZone = calendar.timeZone
+    formatter.dateFormat = pattern
+    return formatter.string(from: date)
+  }
+}

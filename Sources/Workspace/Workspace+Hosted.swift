@@ -1,0 +1,43 @@
+import ConcordServer
+import Foundation
+
+extension Workspace {
+  /// Workspace as `concordd` hosts it: its scopes, and what the daemon's lifecycle means to it.
+  ///
+  /// Scopes: `board`, `column:NAME`, `card:ID`, `chat:NAME`, `presence` and `activity`
+  /// (the last two read only). Every action a window sends is signed by the daemon with the
+  /// window's user and the time it was taken (``Authored``).
+  public static func hosted(environment: Environment = .live) -> HostedApp<State, Action> {
+    HostedApp(
+      name: name, version: version, initialState: State(), reducer: reducer, environment: environment,
+      scopes: [
+        .scope("board", state: { BoardView($0) }) { origin, action in
+          .board(Authored(user: origin.user, at: origin.at, action))
+        },
+        .scope(
+          "column", parameter: { $0 },
+          state: { state, name in state.board.present.column(named: name).map { ColumnView($0, on: state.board.present) } }
+        ) { (name: String, origin, action: ColumnAction) in
+          .board(Authored(user: origin.user, at: origin.at, action.boardAction(column: name)))
+        },
+        .scope(
+          "card", parameter: { Int($0.hasPrefix("#") ? String($0.dropFirst()) : $0) },
+          state: { state, id in state.board.present.cards[id: id].map { CardView($0, in: state) } }
+        ) { (id: Int, origin, action: CardAction) in
+          .board(Authored(user: origin.user, at: origin.at, action.boardAction(card: id)))
+        },
+        .scope(
+          "chat", parameter: { $0 },
+          state: { state, name in state.chat.channels[id: name].map { ChannelView($0, in: state) } }
+        ) { (name: String, origin, action: ChannelAction) in
+          .chat(Authored(user: origin.user, at: origin.at, action.chatAction(channel: name)))
+        },
+        .readOnly("presence") { $0.presence },
+        .readOnly("activity") { ActivityView($0.activity) },
+      ],
+      lifecycle: AppLifecycle(
+        booted: .booted,
+        windowAttached: { .presence(.attached(window: $0.window, user: $0.user, scope: $0.scope, at: Date())) },
+        windowDetached: { .presence(.detached(window: $0.window, scope: $0.scope)) }))
+  }
+}

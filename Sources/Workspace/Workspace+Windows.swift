@@ -1,0 +1,199 @@
+import ConcordClient
+import Foundation
+
+extension Workspace {
+  /// How `concord attach` shows Workspace's scopes and reads what people type in them.
+  ///
+  /// ```
+  /// concord attach board        add "Fix login" to doing · move 3 done · assign 3 alice · undo
+  /// concord attach card:3       due tomorrow 17:00 · label bug · describe Users cannot log in
+  /// concord attach chat:general hello @bob see #3
+  /// ```
+  public static var client: ClientApp {
+    let palette = Palette.current
+    return ClientApp(
+      name: name,
+      scopes: [
+        .scope(
+          "board", environment: (),
+          render: { (view: BoardView, width) in BoardRendering.lines(view, width: width, palette: palette) },
+          commands: BoardCommands.all),
+        .scope(
+          "column", environment: (),
+          render: { (view: ColumnView, width) in
+            BoardRendering.column(of: view, width: max(10, width - 2), palette: palette, now: Date()).map { " " + $0.styled }
+          },
+          commands: ColumnCommands.all),
+        .scope(
+          "card", environment: (),
+          render: { (view: CardView, width) in CardRendering.lines(view, width: width, palette: palette) },
+          commands: CardCommands.all),
+        .scope(
+          "chat", environment: (),
+          render: { (view: ChannelView, width) in ChatRendering.lines(view, width: width, palette: palette) },
+          commands: ChannelCommands.all, otherwise: { .say($0) }),
+        .scope(
+          "presence", environment: (),
+          render: { (presence: Presence, width) in FeedRendering.presence(presence, width: width, palette: palette) },
+          commands: [WindowCommand<Never>]()),
+        .scope(
+          "activity", environment: (),
+          render: { (view: ActivityView, width) in FeedRendering.activity(view, width: width, palette: palette) },
+          commands: [WindowCommand<Never>]()),
+      ])
+  }
+}
+
+extension CommandWords {
+  /// The card number at `index`, written `42` or `#42`.
+  func card(_ index: Int) throws -> Int {
+    let text = try word(index, "the card's number")
+    guard let number = Int(text.hasPrefix("#") ? String(text.dropFirst()) : text), number > 0 else {
+      throw CommandError("a card is named by its number, such as 42 or #42, not \"\(text)\"")
+    }
+    return number
+  }
+
+  /// An optional position (1 is the top) at `index`.
+  func position(_ index: Int) throws -> Int? {
+    index < all.count ? try integer(index, "the position") : nil
+  }
+
+  /// A limit at `index`: a number, or `none`.
+  func limit(_ index: Int) throws -> Int? {
+    let text = try word(index, "the limit")
+    if ["none", "no", "off"].contains(text.lowercased()) { return nil }
+    return try integer(index, "the limit (a number, or none)")
+  }
+
+  func dueDate(from index: Int) throws -> Date? {
+    try DueDateWords.parse(Array(all.dropFirst(index)))
+  }
+
+  /// A card title: the words from `index`, up to a trailing `to COLUMN` when `column` asks.
+  func titleAndColumn(from index: Int) throws -> (title: String, column: String?) {
+    var words = Array(all.dropFirst(index))
+    var column: String?
+    if words.count >= 3, words[words.count - 2].lowercased() == "to" {
+      column = words.removeLast()
+      words.removeLast()
+    }
+    guard !words.isEmpty else { throw CommandError("the card's title is missing") }
+    return (words.joined(separator: " "), column)
+  }
+}
+
+/// The words of the `board` window.
+enum BoardCommands {
+  static let all: [WindowCommand<BoardAction>] = [
+    WindowCommand("add", usage: "add \"TITLE\" [to COLUMN]", help: "add a card (to the first column unless named)") { words in
+      let (title, column) = try words.titleAndColumn(from: 0)
+      return .addCard(title: title, column: column)
+    },
+    WindowCommand("move", usage: "move ID COLUMN [POSITION]", help: "move a card; position 1 is the top") { words in
+      .moveCard(id: try words.card(0), column: try words.word(1, "the column"), position: try words.position(2))
+    },
+    WindowCommand("assign", usage: "assign ID USER", help: "assign a card to someone who joined") { words in
+      .assign(id: try words.card(0), user: try words.word(1, "the person"))
+    },
+    WindowCommand("unassign", usage: "unassign ID", help: "assign a card to nobody") { words in
+      .assign(id: try words.card(0), user: nil)
+    },
+    WindowCommand("due", usage: "due ID WHEN", help: "set the due date: tomorrow 17:00, friday, in 2 hours, none") { words in
+      .setDue(id: try words.card(0), due: try words.dueDate(from: 1))
+    },
+    WindowCommand("label", usage: "label ID LABEL", help: "add a label") { words in
+      .label(id: try words.card(0), label: try words.word(1, "the label"))
+    },
+    WindowCommand("unlabel", usage: "unlabel ID LABEL", help: "take a label off") { words in
+      .unlabel(id: try words.card(0), label: try words.word(1, "the label"))
+    },
+    WindowCommand("edit", usage: "edit ID TITLE", help: "change a card's title") { words in
+      .editCard(id: try words.card(0), title: try words.rest(from: 1, "the new title"), description: nil)
+    },
+    WindowCommand("describe", usage: "describe ID TEXT", help: "set a card's description") { words in
+      .editCard(id: try words.card(0), title: nil, description: try words.rest(from: 1, "the description"))
+    },
+    WindowCommand("archive", usage: "archive ID", help: "archive a card") { words in .archive(id: try words.card(0)) },
+    WindowCommand("restore", usage: "restore ID", help: "bring an archived card back") { words in .restore(id: try words.card(0)) },
+    WindowCommand("column", usage: "column add|rename|move|remove NAME …", help: "change the columns") { words in
+      let name = try words.word(1, "the column's name")
+      switch try words.word(0, "add, rename, move or remove").lowercased() {
+      case "add": return .addColumn(name: name, limit: words.all.count > 2 ? try words.limit(2) : nil)
+      case "rename": return .renameColumn(name: name, to: try words.word(2, "the new name"))
+      case "move": return .moveColumn(name: name, position: try words.integer(2, "the position"))
+      case "remove": return .removeColumn(name: name)
+      case let other: throw CommandError("column \(other)? use column add, rename, move or remove")
+      }
+    },
+    WindowCommand("limit", usage: "limit COLUMN N|none", help: "set a column's work-in-progress limit") { words in
+      .limitColumn(name: try words.word(0, "the column"), limit: try words.limit(1))
+    },
+    WindowCommand("invite", usage: "invite USER", help: "let someone be assigned before they join") { words in
+      .invite(user: try words.word(0, "the person"))
+    },
+    WindowCommand("undo", help: "take back your last change") { _ in .undo },
+    WindowCommand("redo", help: "put back the change you undid") { _ in .redo },
+  ]
+}
+
+/// The words of a `column:NAME` window.
+enum ColumnCommands {
+  static let all: [WindowCommand<ColumnAction>] = [
+    WindowCommand("add", usage: "add \"TITLE\"", help: "add a card to this column") { words in
+      .addCard(title: try words.rest(from: 0, "the card's title"))
+    },
+    WindowCommand("move", usage: "move ID [POSITION]", help: "move a card here; position 1 is the top") { words in
+      .moveCard(id: try words.card(0), position: try words.position(1))
+    },
+    WindowCommand("limit", usage: "limit N|none", help: "set this column's work-in-progress limit") { words in
+      .limit(try words.limit(0))
+    },
+    WindowCommand("rename", usage: "rename NAME", help: "rename this column") { words in
+      .rename(to: try words.word(0, "the new name"))
+    },
+  ]
+}
+
+/// The words of a `card:ID` window.
+enum CardCommands {
+  static let all: [WindowCommand<CardAction>] = [
+    WindowCommand("title", usage: "title TEXT", help: "change the title") { words in
+      .edit(title: try words.rest(from: 0, "the new title"), description: nil)
+    },
+    WindowCommand("describe", usage: "describe TEXT", help: "set the description") { words in
+      .edit(title: nil, description: try words.rest(from: 0, "the description"))
+    },
+    WindowCommand("move", usage: "move COLUMN [POSITION]", help: "move the card") { words in
+      .move(column: try words.word(0, "the column"), position: try words.position(1))
+    },
+    WindowCommand("assign", usage: "assign USER", help: "assign the card") { words in .assign(user: try words.word(0, "the person")) },
+    WindowCommand("unassign", help: "assign the card to nobody") { _ in .assign(user: nil) },
+    WindowCommand("label", usage: "label LABEL", help: "add a label") { words in .label(try words.word(0, "the label")) },
+    WindowCommand("unlabel", usage: "unlabel LABEL", help: "take a label off") { words in .unlabel(try words.word(0, "the label")) },
+    WindowCommand("due", usage: "due WHEN", help: "tomorrow 17:00, friday, in 2 hours, 2026-12-01 09:30, none") { words in
+      .setDue(try words.dueDate(from: 0))
+    },
+    WindowCommand("archive", help: "archive the card") { _ in .archive },
+    WindowCommand("restore", help: "bring the card back") { _ in .restore },
+  ]
+}
+
+/// The words of a `chat:NAME` window; a line that is no command is said.
+enum ChannelCommands {
+  static let all: [WindowCommand<ChannelAction>] = [
+    WindowCommand("say", usage: "say TEXT", help: "say something (plain text works too); @name mentions, #42 links a card") { words in
+      guard !words.all.isEmpty else { throw CommandError("what to say is missing") }
+      return .say(words.raw.trimmingCharacters(in: .whitespaces))
+    },
+    WindowCommand("edit", usage: "edit N TEXT", help: "change your message N") { words in
+      .edit(message: try words.integer(0, "the message's number"), text: try words.rest(from: 1, "the new text"))
+    },
+    WindowCommand("delete", usage: "delete N", help: "delete your message N") { words in
+      .delete(message: try words.integer(0, "the message's number"))
+    },
+    WindowCommand("channel", usage: "channel NAME", help: "open a new channel (then: concord attach chat:NAME)") { words in
+      .createChannel(name: try words.word(0, "the channel's name"))
+    },
+  ]
+}

@@ -1,0 +1,47 @@
+import Clocks
+import Concord
+import Foundation
+import Workspace
+
+/// A fixed moment the stories happen at.
+let monday = Date(timeIntervalSinceReferenceDate: 800_000_000)
+
+extension Authored {
+  static func by(_ user: String, _ action: Action, at date: Date = monday) -> Authored {
+    Authored(user: user, at: date, action)
+  }
+}
+
+extension Workspace.Action {
+  static func board(_ user: String, _ action: BoardAction, at date: Date = monday) -> Workspace.Action {
+    .board(Authored(user: user, at: date, action))
+  }
+
+  static func chat(_ user: String, _ action: ChatAction, at date: Date = monday) -> Workspace.Action {
+    .chat(Authored(user: user, at: date, action))
+  }
+
+  static func opensWindow(_ user: String, on scope: String = "board", window: String? = nil) -> Workspace.Action {
+    .presence(.attached(window: window ?? "w-\(user)", user: user, scope: scope, at: monday))
+  }
+}
+
+extension Workspace.Environment {
+  /// Time from a test clock: `now` starts at `start` and moves as the clock is advanced.
+  static func test(clock: TestClock<Duration>, start: Date = monday) -> Workspace.Environment {
+    let zero = clock.now
+    return Workspace.Environment(clock: clock) {
+      let elapsed = zero.duration(to: clock.now)
+      return start.addingTimeInterval(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+  }
+}
+
+extension Board {
+  /// The default board with people who joined.
+  static func with(people: [String]) -> Board {
+    var board = Board()
+    board.people = people
+    return board
+  }
+}
