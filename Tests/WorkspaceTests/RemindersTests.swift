@@ -1,0 +1,170 @@
+import Clocks
+import ConcordTesting
+import Foundation
+import Testing
+
+@testable import Concord
+@testable import Workspace
+
+/// Reminders, on a test clock: they fire when a card falls due, follow every change to the
+/// card, come back after a restart, and arrive one at a time.
+@Suite struct RemindersTests {
+  static let inAnHour = monday.addingTimeInterval(3600)
+
+  /// A workspace whose todo column holds `cards` (number, title, due date).
+  static func workspace(_ cards: [(Int, String, Date?)]) -> Workspace.State {
+    var board = Board.with(people: ["alice"])
+    for (id, title, due) in cards {
+      var card = Card(id: id, title: title, column: 1, by: "alice", at: monday)
+      card.due = due
+      board.cards.append(card)
+      board.columns[id: 1]?.cards.append(id)
+      board.nextCardID = id + 1
+    }
+    board.columns[id: 1]?.limit = nil
+    return Workspace.State(board: board)
+  }
+
+  func store(_ state: Workspace.State, clock: TestClock<Duration>) -> TestStore<Workspace.State, Workspace.Action> {
+    TestStore(initialState: state, reducer: Workspace.reducer, environment: .test(clock: clock), clock: clock)
+  }
+
+  /// The board after `action`, by the board's own reducer, recorded as an undo step.
+  static func step(_ state: inout Workspace.State, _ user: String, _ action: BoardAction) {
+    var board = state.board.present
+    _ = Board.reducer.reduce(into: &board, action: .by(user, action), environment: ())
+    state.board.record(board)
+  }
+
+  @Test func aDueCardRaisesItsReminderWhenItsTimeComes() async {
+    let clock = TestClock()
+    let store = store(Self.workspace([(1, "Fix login", nil)]), clock: clock)
+    await store.send(.board("alice", .setDue(id: 1, due: Self.inAnHour))) {
+      Self.step(&$0, "alice", .setDue(id: 1, due: Self.inAnHour))
+      $0.activity.items = [ActivityItem(at: monday, user: "alice", text: "set #1 Fix login due", date: Self.inAnHour)]
+    }
+    await clock.advance(by: .seconds(3599))
+    await clock.advance(by: .seconds(1))
+    await store.receive(.reminders(.fellDue(card: 1, due: Self.inAnHour)))
+    await clock.advance(by: .milliseconds(250))
+    await store.receive(.reminders(.raise(card: 1, due: Self.inAnHour))) {
+      $0.reminders.raised = [Reminder(card: 1, due: Self.inAnHour)]
+      $0.activity.items.append(ActivityItem(at: nil, user: nil, text: "#1 Fix login is due", date: Self.inAnHour))
+    }
+    await store.finish()
+  }
+
+  @Test func aCardMovedToDoneHasItsTimerCancelled() async {
+    let clock = TestClock()
+    let store = store(Self.workspace([(1, "Fix login", Self.inAnHour)]), clock: clock)
+    await store.send(.booted)
+    await store.send(.board("alice", .moveCard(id: 1, column: "done", position: nil))) {
+      Self.step(&$0, "alice", .moveCard(id: 1, column: "done", position: nil))
+      $0.activity.items = [ActivityItem(at: monday, user: "alice", text: "moved #1 Fix login from todo to done")]
+    }
+    await clock.advance(by: .seconds(7200))
+    // Exhaustive: no reminder arrived, and no timer is left running.
+    await store.finish()
+  }
+
+  @Test func anArchivedCardHasItsTimerCancelledAndARaisedReminderGoesAway() async {
+    let clock = TestClock()
+    var state = Self.workspace([(1, "Fix login", monday)])
+    state.reminders.raised = [Reminder(card: 1, due: monday)]
+    let store = store(state, clock: clock)
+    await store.send(.board("alice", .archive(id: 1))) {
+      Self.step(&$0, "alice", .archive(id: 1))
+      $0.reminders.raised = []
+      $0.activity.items = [ActivityItem(at: monday, user: "alice", text: "archived #1 Fix login")]
+    }
+    await store.finish()
+  }
+
+  @Test func aNewDueDateReschedulesTheReminder() async {
+    let clock = TestClock()
+    let store = store(Self.workspace([(1, "Fix login", nil)]), clock: clock)
+    let inTwoHours = monday.addingTimeInterval(7200)
+    await store.send(.board("alice", .setDue(id: 1, due: Self.inAnHour))) {
+      Self.step(&$0, "alice", .setDue(id: 1, due: Self.inAnHour))
+      $0.activity.items = [ActivityItem(at: monday, user: "alice", text: "set #1 Fix login due", date: Self.inAnHour)]
+    }
+    await clock.advance(by: .seconds(1800))
+    await store.send(.board("alice", .setDue(id: 1, due: inTwoHours))) {
+      Self.step(&$0, "alice", .setDue(id: 1, due: inTwoHours))
+      $0.activity.items.append(ActivityItem(at: monday, user: "alice", text: "set #1 Fix login due", date: inTwoHours))
+    }
+    await clock.advance(by: .seconds(1800))  // the old time passes: nothing
+    await clock.advance(by: .seconds(3600))
+    await store.receive(.reminders(.fellDue(card: 1, due: inTwoHours)))
+    await clock.advance(by: .milliseconds(250))
+    await store.receive(.reminders(.raise(card: 1, due: inTwoHours))) {
+      $0.reminders.raised = [Reminder(card: 1, due: inTwoHours)]
+      $0.activity.items.append(ActivityItem(at: nil, user: nil, text: "#1 Fix login is due", date: inTwoHours))
+    }
+    await store.finish()
+  }
+
+  @Test func undoingADueDateCancelsItsReminder() async {
+    let clock = TestClock()
+    let store = store(Self.workspace([(1, "Fix login", nil)]), clock: clock)
+    store.exhaustivity = .off
+    await store.send(.board("alice", .setDue(id: 1, due: Self.inAnHour)))
+    await store.send(.board("alice", .undo))
+    #expect(store.state.board.present.cards[id: 1]?.due == nil)
+    await clock.advance(by: .seconds(7200))
+    #expect(store.state.reminders.raised.isEmpty)
+    store.exhaustivity = .on
+    await store.finish()
+  }
+
+  /// Effects never run during replay: the state says which cards wait for a reminder, and the
+  /// `booted` action sets their timers again. A reminder already raised is not raised twice.
+  @Test func afterARestartTheTimersAreSetAgainFromTheState() async {
+    let clock = TestClock()
+    var replayed = Self.workspace([(1, "Fix login", Self.inAnHour), (2, "Ship", monday.addingTimeInterval(-60))])
+    replayed.reminders.raised = [Reminder(card: 2, due: monday.addingTimeInterval(-60))]
+    let store = store(replayed, clock: clock)
+    await store.send(.booted)
+    await clock.advance(by: .seconds(3600))
+    await store.receive(.reminders(.fellDue(card: 1, due: Self.inAnHour)))
+    await clock.advance(by: .milliseconds(250))
+    await store.receive(.reminders(.raise(card: 1, due: Self.inAnHour))) {
+      $0.reminders.raised.append(Reminder(card: 1, due: Self.inAnHour))
+      $0.activity.items = [ActivityItem(at: nil, user: nil, text: "#1 Fix login is due", date: Self.inAnHour)]
+    }
+    await store.finish()
+  }
+
+  @Test func aBurstOfDueCardsIsDeliveredOneAtATime() async {
+    let clock = TestClock()
+    let cards = (1...3).map { ($0, "Card \($0)", Optional(Self.inAnHour)) }
+    let store = store(Self.workspace(cards), clock: clock)
+    await store.send(.booted)
+    await clock.advance(by: .seconds(3600))
+    var fell: Set<Int> = []
+    for _ in 1...3 {
+      await store.receive(where: {
+        guard case let .reminders(.fellDue(card, _)) = $0 else { return false }
+        return fell.insert(card).inserted
+      })
+    }
+    // One reminder per quarter second, not three at once.
+    var raised: [Int] = []
+    for step in 1...3 {
+      await clock.advance(by: .milliseconds(249))
+      #expect(store.state.reminders.raised.count == step - 1)
+      await clock.advance(by: .milliseconds(1))
+      await store.receive(where: {
+        guard case let .reminders(.raise(card, _)) = $0 else { return false }
+        raised.append(card)
+        return true
+      }) {
+        $0.reminders.raised.append(Reminder(card: raised.last!, due: Self.inAnHour))
+        $0.activity.items.append(
+          ActivityItem(at: nil, user: nil, text: "#\(raised.last!) Card \(raised.last!) is due", date: Self.inAnHour))
+      }
+    }
+    #expect(Set(raised) == [1, 2, 3])
+    await store.finish()
+  }
+}
