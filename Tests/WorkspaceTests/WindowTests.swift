@@ -1,0 +1,118 @@
+import ConcordClient
+import ConcordWire
+import Foundation
+import Testing
+
+@testable import Workspace
+
+/// What people type in Workspace's windows, and what the windows show.
+@Suite struct WindowTests {
+  let app = Workspace.client
+
+  func action(_ scope: String, _ text: String) throws -> JSONValue {
+    try #require(app.scope(named: scope)).parse(text)
+  }
+
+  func decoded<Action: Decodable>(_ scope: String, _ text: String, as: Action.Type) throws -> Action {
+    try action(scope, text).decode(Action.self)
+  }
+
+  @Test func theBoardUnderstandsTheWordsOfTheReadme() throws {
+    #expect(try decoded("board", #"add "Fix login" to doing"#, as: BoardAction.self) == .addCard(title: "Fix login", column: "doing"))
+    #expect(try decoded("board", "add Fix the user's login", as: BoardAction.self) == .addCard(title: "Fix the user's login", column: nil))
+    #expect(try decoded("board", "move 42 done", as: BoardAction.self) == .moveCard(id: 42, column: "done", position: nil))
+    #expect(try decoded("board", "move #42 doing 1", as: BoardAction.self) == .moveCard(id: 42, column: "doing", position: 1))
+    #expect(try decoded("board", "assign 42 alice", as: BoardAction.self) == .assign(id: 42, user: "alice"))
+    #expect(try decoded("board", "limit doing none", as: BoardAction.self) == .limitColumn(name: "doing", limit: nil))
+    #expect(try decoded("board", "column add review 2", as: BoardAction.self) == .addColumn(name: "review", limit: 2))
+    #expect(try decoded("board", "undo", as: BoardAction.self) == .undo)
+    guard case let .setDue(42, due?) = try decoded("board", "due 42 tomorrow 17:00", as: BoardAction.self) else {
+      Issue.record("due did not parse")
+      return
+    }
+    #expect(Calendar.current.component(.hour, from: due) == 17)
+    #expect(Calendar.current.isDateInTomorrow(due))
+  }
+
+  @Test func mistakesInWordsSayWhatWasExpected() throws {
+    #expect(throws: CommandError.self) { try action("board", "move fortytwo done") }
+    do {
+      _ = try action("board", "move fortytwo done")
+    } catch let error as CommandError {
+      #expect(error.description == "a card is named by its number, such as 42 or #42, not \"fortytwo\" (usage: move ID COLUMN [POSITION])")
+    }
+    do {
+      _ = try action("board", "fly 3")
+    } catch let error as CommandError {
+      #expect(error.description == "no command \"fly\"; `help` lists them")
+    }
+    do {
+      _ = try action("card", "due someday")
+    } catch let error as CommandError {
+      #expect(error.description.hasPrefix("\"someday\" is not a date I can read"))
+    }
+  }
+
+  @Test func aChatLineIsSaidAsTyped() throws {
+    #expect(try decoded("chat", "hello @bob see #42, it's broken", as: ChannelAction.self) == .say("hello @bob see #42, it's broken"))
+    #expect(try decoded("chat", "say don't \"quote\" me", as: ChannelAction.self) == .say("don't \"quote\" me"))
+    #expect(try decoded("chat", "delete 3", as: ChannelAction.self) == .delete(message: 3))
+    #expect(try decoded("card", "label bug", as: CardAction.self) == .label("bug"))
+    #expect(try decoded("column", "add Write docs", as: ColumnAction.self) == .addCard(title: "Write docs"))
+  }
+
+  @Test func dueDatesReadTheWaysPeopleSayThem() throws {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "Europe/Paris")!
+    // Saturday 21 November 2026, 10:30 in Paris.
+    let now = calendar.date(from: DateComponents(year: 2026, month: 11, day: 21, hour: 10, minute: 30))!
+    func parse(_ text: String) throws -> DateComponents? {
+      try DueDateWords.parse(text.split(separator: " ").map(String.init), now: now, calendar: calendar)
+        .map { calendar.dateComponents([.month, .day, .hour, .minute], from: $0) }
+    }
+    #expect(try parse("tomorrow 17:00") == DateComponents(month: 11, day: 22, hour: 17, minute: 0))
+    #expect(try parse("today") == DateComponents(month: 11, day: 21, hour: 17, minute: 0))
+    #expect(try parse("9:15") == DateComponents(month: 11, day: 22, hour: 9, minute: 15))
+    #expect(try parse("11:00") == DateComponents(month: 11, day: 21, hour: 11, minute: 0))
+    #expect(try parse("monday 09:30") == DateComponents(month: 11, day: 23, hour: 9, minute: 30))
+    #expect(try parse("saturday") == DateComponents(month: 11, day: 28, hour: 17, minute: 0))
+    #expect(try parse("in 2 hours") == DateComponents(month: 11, day: 21, hour: 12, minute: 30))
+    #expect(try parse("2026-12-01 08:00") == DateComponents(month: 12, day: 1, hour: 8, minute: 0))
+    #expect(try parse("none") == nil)
+    #expect(throws: CommandError.self) { try parse("2026-02-30") }
+    #expect(throws: CommandError.self) { try parse("tomorrow 25:00") }
+    #expect(throws: CommandError.self) { try parse("in many days") }
+  }
+
+  @Test func theBoardShowsItsColumnsSideBySide() throws {
+    var state = Workspace.State(board: .with(people: ["alice", "bob"]))
+    var board = state.board.present
+    _ = Board.reducer.reduce(into: &board, action: .by("alice", .addCard(title: "Fix login", column: nil)), environment: ())
+    _ = Board.reducer.reduce(into: &board, action: .by("alice", .assign(id: 1, user: "bob")), environment: ())
+    _ = Board.reducer.reduce(into: &board, action: .by("alice", .addCard(title: "Ship it", column: "done")), environment: ())
+    state = Workspace.State(board: board)
+    let lines = BoardRendering.lines(BoardView(state), width: 90, palette: .plain)
+    let header = try #require(lines.first { $0.contains("todo") })
+    #expect(header.contains("todo (1)") && header.contains("doing (0/3)") && header.contains("done (1)"))
+    #expect(header.range(of: "todo")!.lowerBound < header.range(of: "doing")!.lowerBound)
+    let cards = try #require(lines.first { $0.contains("#1 Fix login") })
+    #expect(cards.contains("#2 Ship it"))
+    #expect(lines.contains { $0.contains("@bob") })
+    #expect(lines.allSatisfy { $0.count <= 90 })
+    #expect(lines.last?.contains("people: alice, bob") == true)
+    // With colour, the same text, styled.
+    let coloured = BoardRendering.lines(BoardView(state), width: 90, palette: Palette(enabled: true))
+    #expect(coloured.joined().contains("\u{1B}["))
+  }
+
+  @Test func aLinkedCardShowsItsTitleInChat() throws {
+    var state = Workspace.State(board: .with(people: ["bob"]))
+    var board = state.board.present
+    _ = Board.reducer.reduce(into: &board, action: .by("bob", .addCard(title: "Fix login", column: nil)), environment: ())
+    state = Workspace.State(board: board)
+    state.chat.channels[id: "general"]?.messages.append(Message(id: 1, author: "carol", at: monday, text: "@bob see #1 and #9"))
+    let view = ChannelView(state.chat.channels[id: "general"]!, in: state)
+    let lines = ChatRendering.lines(view, width: 80, palette: .plain, now: monday)
+    #expect(lines.contains { $0.contains("carol: @bob see #1 «Fix login» and #9 «no such card»") })
+  }
+}
