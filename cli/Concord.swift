@@ -31,6 +31,11 @@ struct Concord: ParsableCommand {
 
   /// Runs the command; maps errors to DESIGN.md's exit codes with one line on stderr.
   static func main() {
+    // A signal mask inherited from the parent (a test runner, a supervisor) would keep SIGHUP
+    // and SIGTERM from reaching a window whose terminal closes: start with none blocked.
+    var none = sigset_t()
+    sigemptyset(&none)
+    pthread_sigmask(SIG_SETMASK, &none, nil)
     do {
       var command = try parseAsRoot()
       try command.run()

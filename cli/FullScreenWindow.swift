@@ -32,7 +32,8 @@ final class FullScreenWindow {
         changed = true
       }
       if ready.stdin {
-        handleKeys(Terminal.readKeys())
+        guard let keys = Terminal.readKeys() else { return }
+        handleKeys(keys)
         changed = true
       }
       let events = session.tick()
@@ -144,7 +145,10 @@ final class FullScreenWindow {
     } else {
       body = ["", "  (no state seen yet: waiting for the daemon)"]
     }
-    if body.count > bodyRows { body = Array(body.prefix(bodyRows - 1)) + ["  … \(body.count - bodyRows + 1) more lines"] }
+    if body.count > bodyRows {
+      let hidden = "  … \(body.count - bodyRows + 1) more lines"
+      body = window.showsEnd ? [hidden] + body.suffix(bodyRows - 1) : Array(body.prefix(bodyRows - 1)) + [hidden]
+    }
     for line in body { screen += line + "\u{1B}[0m\r\n" }
     for _ in body.count..<bodyRows { screen += "\r\n" }
     for line in notes { screen += " " + line + "\r\n" }

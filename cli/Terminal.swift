@@ -61,10 +61,14 @@ enum Terminal {
   }
 
   /// Bytes typed so far (none when nothing waits).
-  static func readKeys() -> [UInt8] {
+  /// The keys typed since the last read; nil when the terminal is gone (its window closed,
+  /// its tmux server killed), so the window ends instead of spinning on a dead descriptor.
+  static func readKeys() -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: 256)
     let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-    return count > 0 ? Array(buffer[..<count]) : []
+    if count > 0 { return Array(buffer[..<count]) }
+    if count < 0, errno == EINTR || errno == EAGAIN { return [] }
+    return nil
   }
 }
 

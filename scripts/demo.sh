@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The main job: starts concordd and opens four windows on it in tmux — the counter, the list of
-# notes, one note, and who is attached — each a live `concord attach` you can type into (`help`
-# lists the commands; `q` closes a window; Ctrl-b d detaches from tmux).
+# The main job: starts concordd hosting Workspace and opens four windows on it in tmux — the
+# board, one card, the general chat and the activity feed — each a live `concord attach` you can
+# type into (`help` lists the commands; `q` closes a window; Ctrl-b and an arrow moves between
+# windows; Ctrl-b d leaves tmux, the daemon keeps running).
 #   scripts/demo.sh          the multi-window demo (its home is .build/demo-home)
 #   scripts/demo.sh stop     stops the demo's daemon
 #   scripts/demo.sh --core   the core alone: a composed Store in this terminal, no daemon
+# CONCORD_BIN=DIR uses the binaries in DIR instead of building them; CONCORD_DEMO_TMUX=NAME runs
+# the demo on its own tmux server (tmux -L NAME). The end-to-end test of the demo uses both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
@@ -16,10 +19,16 @@ if [[ "${1:-}" == "--core" ]]; then
   exec .build/debug/concord-example "$@"
 fi
 
-swift build --product concordd
-swift build --product concord
-bin=$(swift build --show-bin-path)
+if [[ -n "${CONCORD_BIN:-}" ]]; then
+  bin=$CONCORD_BIN
+else
+  swift build --product concordd
+  swift build --product concord
+  bin=$(swift build --show-bin-path)
+fi
+tmux() { command tmux ${CONCORD_DEMO_TMUX:+-L "$CONCORD_DEMO_TMUX"} "$@"; }
 export CONCORD_HOME="${CONCORD_HOME:-$PWD/.build/demo-home}"
+export CONCORD_APP=workspace
 mkdir -p "$CONCORD_HOME" && chmod 700 "$CONCORD_HOME"
 
 if [[ "${1:-}" == "stop" ]]; then
@@ -27,22 +36,29 @@ if [[ "${1:-}" == "stop" ]]; then
 fi
 
 "$bin/concord" daemon start
-# A first note, so that the note:1 window has something to show.
-"$bin/concord" state note:1 >/dev/null 2>&1 \
-  || "$bin/concord" send notes 'add "type: edit buy oat milk, or toggle"' >/dev/null
+# A first card and a first message, so that every window has something to show; only once.
+if ! "$bin/concord" state card:1 >/dev/null 2>&1; then
+  "$bin/concord" send board 'add "Try Concord: type in any window" to doing' >/dev/null
+  "$bin/concord" send chat:general 'welcome! type here to chat; mention @someone, link a card with #1' >/dev/null
+fi
 
 session=concord-demo
 tmux kill-session -t "$session" 2>/dev/null || true
-tmux new-session -d -s "$session" -x 160 -y 40 -e "CONCORD_HOME=$CONCORD_HOME" "$bin/concord attach counter"
-tmux split-window -h -t "$session" -e "CONCORD_HOME=$CONCORD_HOME" "$bin/concord attach notes"
-tmux split-window -v -t "$session:0.0" -e "CONCORD_HOME=$CONCORD_HOME" "$bin/concord attach note:1"
-tmux split-window -v -t "$session:0.2" -e "CONCORD_HOME=$CONCORD_HOME" "$bin/concord attach presence"
-tmux select-layout -t "$session" tiled >/dev/null
-tmux set-option -t "$session" status-right " Ctrl-b d: detach · scripts/demo.sh stop " >/dev/null
+attach() { echo "env CONCORD_HOME='$CONCORD_HOME' CONCORD_APP=workspace '$bin/concord' attach $1"; }
+tmux new-session -d -s "$session" -x 200 -y 50 "$(attach board)"
+tmux split-window -v -t "$session:0.0" -l 40% "$(attach card:1)"
+tmux split-window -h -t "$session:0.1" "$(attach chat:general)"
+tmux split-window -h -t "$session:0.2" -l 40% "$(attach activity)"
+tmux select-pane -t "$session:0.0"
+tmux set-option -t "$session" status-style "bg=blue,fg=white" >/dev/null
+tmux set-option -t "$session" status-left-length 120 >/dev/null
+tmux set-option -t "$session" status-left \
+  " Concord · type into a window: help lists its words · Ctrl-b + arrow: next window · q: close one · Ctrl-b d: leave " >/dev/null
+tmux set-option -t "$session" status-right "" >/dev/null
 
 if [[ -t 0 && -t 1 ]]; then
   tmux attach -t "$session"
   echo "The daemon is still running (CONCORD_HOME=$CONCORD_HOME): scripts/demo.sh stop stops it."
 else
-  echo "The demo runs in tmux session '$session' (no terminal here to show it): tmux attach -t $session"
+  echo "The demo runs in tmux session '$session' (no terminal here to show it): tmux ${CONCORD_DEMO_TMUX:+-L $CONCORD_DEMO_TMUX }attach -t $session"
 fi

@@ -25,6 +25,9 @@ public struct WindowScope: Sendable {
   public let help: [String]
   /// The state after the action, by the scope's own reducer; nil when it refuses or cannot tell.
   public let applyLocally: (@Sendable (JSONValue, JSONValue) -> JSONValue?)?
+  /// True when the last lines matter most (a conversation): a window too short for all of
+  /// them shows the end rather than the beginning.
+  public var showsEnd = false
 
   public init(
     name: String, render: @escaping @Sendable (JSONValue, Int) -> [String],
@@ -45,7 +48,7 @@ public struct WindowScope: Sendable {
   public static func scope<State: Codable & Sendable, Action: Codable & Sendable, Environment: Sendable>(
     _ name: String, reducer: Reducer<State, Action, Environment>? = nil, environment: Environment,
     render: @escaping @Sendable (State, Int) -> [String], commands: [WindowCommand<Action>],
-    otherwise: (@Sendable (String) throws -> Action)? = nil
+    otherwise: (@Sendable (String) throws -> Action)? = nil, showsEnd: Bool = false
   ) -> WindowScope {
     let renderJSON: @Sendable (JSONValue, Int) -> [String] = { json, width in
       guard let state = try? json.decode(State.self) else { return GenericRendering.lines(of: json, width: width) }
@@ -66,7 +69,9 @@ public struct WindowScope: Sendable {
         return try? JSONValue(encoding: state)
       }
     }
-    return WindowScope(name: name, render: renderJSON, parse: parse, help: commands.map(\.helpLine), applyLocally: apply)
+    var scope = WindowScope(name: name, render: renderJSON, parse: parse, help: commands.map(\.helpLine), applyLocally: apply)
+    scope.showsEnd = showsEnd
+    return scope
   }
 
   /// A scope the app gave nothing for: its state shown as indented JSON, actions typed as JSON.

@@ -15,14 +15,18 @@ enum FeedRendering {
     return lines
   }
 
+  /// Newest first: a short window shows what just happened.
   static func activity(_ activity: ActivityView, width: Int, palette: Palette, now: Date = Date()) -> [String] {
     guard !activity.items.isEmpty else { return ["", " " + palette.dim("(nothing has happened yet)")] }
-    return [""] + activity.items.map { item in
-      let time = item.at.map { DateText.time($0, now: now) } ?? "     "
+    return [""] + activity.items.reversed().flatMap { item in
+      let time = item.at.map { DateText.time($0, now: now) } ?? "⏰"
       var text = item.user.map { "\($0) \(item.text)" } ?? item.text
       if let date = item.date { text += " " + DateText.short(date, now: now) }
-      let line = TextFit.cut(text, max(10, width - time.count - 3))
-      return " " + palette.dim(time) + " " + (item.user == nil ? palette.yellow(line) : line)
+      let indent = String(repeating: " ", count: time.count + 2)
+      return TextFit.wrap(text, max(10, width - time.count - 3)).enumerated().map { index, line in
+        let styled = item.user == nil ? palette.yellow(line) : line
+        return index == 0 ? " " + palette.dim(time) + " " + styled : indent + styled
+      }
     }
   }
 }

@@ -31,7 +31,7 @@ extension Workspace {
         .scope(
           "chat", environment: (),
           render: { (view: ChannelView, width) in ChatRendering.lines(view, width: width, palette: palette) },
-          commands: ChannelCommands.all, otherwise: { .say($0) }),
+          commands: ChannelCommands.all, otherwise: { .say($0) }, showsEnd: true),
         .scope(
           "presence", environment: (),
           render: { (presence: Presence, width) in FeedRendering.presence(presence, width: width, palette: palette) },

@@ -49,11 +49,17 @@ import Glibc
 
 /// A tmux server of its own, with one window running `command`.
 struct Tmux {
-  let socket = "concord-test-\(UUID().uuidString.prefix(8))"
+  let socket: String
 
   init(command: String) throws {
+    socket = "concord-test-\(UUID().uuidString.prefix(8))"
     // No pipe for the first command: the tmux server it starts would hold it open forever.
     try run(["new-session", "-d", "-s", "w", "-x", "100", "-y", "30", "bash -c '\(command); echo EXITED $?; sleep 30'"], capture: false)
+  }
+
+  /// The tmux server on `socket`, started by someone else (`tmux -L socket`).
+  init(server socket: String) {
+    self.socket = socket
   }
 
   /// Runs tmux with posix_spawn and waitpid: Foundation's Process waits for every descendant
@@ -95,11 +101,14 @@ struct Tmux {
     return String(decoding: output, as: UTF8.self)
   }
 
-  var screen: String { (try? run(["capture-pane", "-p", "-t", "w"])) ?? "" }
+  var screen: String { screen(of: "w") }
 
-  func type(_ text: String) throws {
-    try run(["send-keys", "-t", "w", "-l", text], capture: false)
-    try run(["send-keys", "-t", "w", "Enter"], capture: false)
+  /// What the pane `target` (such as `concord-demo:0.1`) shows.
+  func screen(of target: String) -> String { (try? run(["capture-pane", "-p", "-t", target])) ?? "" }
+
+  func type(_ text: String, into target: String = "w") throws {
+    try run(["send-keys", "-t", target, "-l", text], capture: false)
+    try run(["send-keys", "-t", target, "Enter"], capture: false)
   }
 
   func typeKeys(_ keys: String) throws {
@@ -107,20 +116,27 @@ struct Tmux {
   }
 
   func waitForScreen(containing needles: String..., timeout: Double = 10) throws {
+    try waitForPane("w", containing: needles, timeout: timeout)
+  }
+
+  func waitForPane(_ target: String, containing needles: [String], timeout: Double = 10) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
-      let text = screen
+      let text = screen(of: target)
       if needles.allSatisfy(text.contains) { return }
       usleep(50_000)
     }
-    throw DaemonTestError("the screen never showed \(needles):\n\(screen)")
+    throw DaemonTestError("\(target) never showed \(needles):\n\(screen(of: target))")
   }
 
   func waitUntilExited() throws {
     try waitForScreen(containing: "EXITED 0")
   }
 
+  /// Kills the windows' programs, then the server.
   func kill() {
+    let panes = (try? run(["list-panes", "-a", "-F", "#{pane_pid}"])) ?? ""
+    for pid in panes.split(separator: "\n").compactMap({ pid_t($0) }) { Glibc.kill(pid, SIGKILL) }
     _ = try? run(["kill-server"], capture: false)
   }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The README's main command, run as a new user would (without a terminal, so it leaves its
+/// tmux session running), then read off the four windows' screens.
+@Suite(.serialized) struct DemoTests {
+  static let repository = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// Runs `scripts/demo.sh ARGUMENTS` with this test's binaries, home and tmux server.
+  ///
+  /// With posix_spawn and waitpid, its output in a file: the daemon and the tmux server the
+  /// script starts outlive it, and Foundation's Process would wait for them.
+  static func demo(_ arguments: [String], home: URL, server: String) throws -> (status: Int32, output: String) {
+    let output = home.path + "-demo.out"
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    let environment = ProcessInfo.processInfo.environment.merging([
+      "CONCORD_HOME": home.path, "CONCORD_BIN": DaemonProcess.binary.deletingLastPathComponent().path,
+      "CONCORD_DEMO_TMUX": server,
+    ]) { $1 }
+    let argv = (["bash", repository.appending(path: "scripts/demo.sh").path] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp)
+    guard spawned == 0 else { throw DaemonTestError("bash could not start: \(spawned)") }
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    return ((status >> 8) & 0xff, text)
+  }
+
+  @Test func theDemoShowsFourWindowsAndWhatIsTypedInOneAppearsInTheOthers() throws {
+    let home = DaemonProcess.makeHome()
+    let server = "concord-demo-\(UUID().uuidString.prefix(8))"
+    let tmux = Tmux(server: server)
+    defer {
+      _ = try? Self.demo(["stop"], home: home, server: server)
+      tmux.kill()
+      try? FileManager.default.removeItem(at: home)
+    }
+    let first = try Self.demo([], home: home, server: server)
+    #expect(first.status == 0, "\(first.output)")
+    #expect(first.output.contains("tmux -L \(server) attach -t concord-demo"))
+
+    let (board, card, chat, activity) = ("concord-demo:0.0", "concord-demo:0.1", "concord-demo:0.2", "concord-demo:0.3")
+    try tmux.waitForPane(board, containing: ["todo (0)", "doing (1/3)", "done (0)", "#1 Try Concord", "help", "q to quit"])
+    try tmux.waitForPane(card, containing: ["#1 Try Concord", "assignee", "connected"])
+    try tmux.waitForPane(chat, containing: ["welcome!", "#1 «Try Concord"])
+    try tmux.waitForPane(activity, containing: ["added #1 Try Concord"])
+
+    // Typed in the board: the card shows up in the board and in the feed.
+    try tmux.type(#"add "Fix login" to todo"#, into: board)
+    try tmux.waitForPane(board, containing: ["#2 Fix login", "todo (1)"])
+    try tmux.waitForPane(activity, containing: ["added #2 Fix login to todo"])
+    // Typed in the card: the board shows its label.
+    try tmux.type("label urgent", into: card)
+    try tmux.waitForPane(board, containing: ["[urgent]"])
+    // Typed in the chat: the link shows the card's title; the feed tells it.
+    try tmux.type("see #2 please", into: chat)
+    try tmux.waitForPane(chat, containing: ["see #2 «Fix login» please"])
+    try tmux.waitForPane(activity, containing: ["in general: see #2 please"])
+
+    // Running it again breaks nothing: the same daemon, the same board, no second first card.
+    let second = try Self.demo([], home: home, server: server)
+    #expect(second.status == 0, "\(second.output)")
+    #expect(second.output.contains("already running"))
+    try tmux.waitForPane(board, containing: ["#1 Try Concord", "#2 Fix login", "[urgent]", "connected"])
+    #expect(!tmux.screen(of: board).contains("#3"))
+  }
+}

@@ -1,0 +1,178 @@
+import ConcordWire
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Workspace hosted by the real `concordd`, used by three people through `concord attach`.
+@Suite(.serialized) struct WorkspaceEndToEndTests {
+  /// Three clients (each its own home and outbox, on the one daemon) build a board, work its
+  /// cards and talk about them; every window ends with the daemon's state, and a restart
+  /// brings back the same state.
+  @Test func threePeopleBuildMoveAndChatAndConverge() throws {
+    var daemon = try DaemonProcess(app: "workspace").start()
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    let builder = try ScriptedWindow("board", daemon: daemon)
+    let mover = try ScriptedWindow("board", daemon: daemon)
+    let chatter = try ScriptedWindow("chat:general", daemon: daemon)
+
+    try builder.perform(#"add "Fix login" to todo"#)
+    try builder.perform(#"add "Write docs""#)
+    try builder.perform("column add review 2")
+    try builder.perform("invite bob")
+    try mover.perform("move 1 doing")
+    try mover.perform("assign 1 bob")
+    try mover.perform("label 1 bug")
+    try mover.perform("due 2 tomorrow 17:00")
+    try mover.perform("move 2 review 1")
+    #expect(try mover.perform("assign 2 zed") == "nobody called zed has joined this workspace; invite them first: `invite zed`")
+    try chatter.perform("hello @bob, #1 is yours")
+    try chatter.perform("say and #2 waits for review")
+    #expect(try chatter.perform("edit 9 nothing") == "there is no message 9 in general")
+
+    // Every window converges on the daemon's state of its scope.
+    let board = try builder.daemonState()
+    try builder.waitForState(board)
+    try mover.waitForState(board)
+    let chat = try chatter.daemonState()
+    try chatter.waitForState(chat)
+
+    let columns = try #require(board.object?["columns"]?.array)
+    #expect(columns.compactMap { $0.object?["name"]?.string } == ["todo", "doing", "done", "review"])
+    let doing = try #require(columns[1].object?["cards"]?.array?.first?.object)
+    #expect(doing["title"] == "Fix login")
+    #expect(doing["assignee"] == "bob")
+    #expect(doing["labels"] == ["bug"])
+    let messages = try #require(chat.object?["messages"]?.array)
+    #expect(messages.count == 2)
+    #expect(chat.object?["cards"] == ["1": "Fix login", "2": "Write docs"])
+
+    // A restart replays the log into the same state.
+    let activity = try ScriptedWindow.daemonState("activity", home: daemon.home)
+    #expect(daemon.terminate() == 0)
+    daemon = try DaemonProcess(home: daemon.home, app: "workspace").start()
+    #expect(try builder.daemonState() == board)
+    #expect(try chatter.daemonState() == chat)
+    #expect(try ScriptedWindow.daemonState("activity", home: daemon.home) == activity)
+    #expect(try ScriptedWindow.daemonState("card:1", home: daemon.home).object?["card"]?.object?["moves"]?.array?.count == 1)
+  }
+
+  /// A raw peer sees who is here, and cannot act through a read-only scope.
+  @Test func presenceShowsEveryWindowAndTakesNoActions() throws {
+    let daemon = try DaemonProcess(app: "workspace").start()
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    let window = try ScriptedWindow("board", daemon: daemon)
+    defer { _ = window }
+    let peer = try RawPeer(path: daemon.socketPath)
+    defer { peer.close() }
+    _ = try peer.hello()
+    var presence = try peer.attach("presence")
+    let deadline = Date().addingTimeInterval(10)
+    while presence.object?["windows"]?.array?.count != 2, Date() < deadline {
+      guard case let .update(_, _, change)? = try peer.receive() else { continue }
+      switch change {
+      case let .diff(diff): presence = try diff.apply(to: presence)
+      case let .reset(state): presence = state
+      }
+    }
+    let scopes = presence.object?["windows"]?.array?.compactMap { $0.object?["scopes"] }
+    #expect(scopes?.contains(["board"]) == true)
+    #expect(scopes?.contains(["presence"]) == true)
+    try peer.send(.send(scope: "presence", action: ["hide": [:]], client: "peer", cseq: 1))
+    let answer = try peer.receive(until: { if case .error = $0 { true } else { false } }).last
+    guard case let .error(code, message, _)? = answer else {
+      Issue.record("no error for an action on a read-only scope")
+      return
+    }
+    #expect(code == .badAction)
+    #expect(message.contains("presence is read only"))
+  }
+}
+
+/// A `concord attach SCOPE --json` of a client of its own: sends words, waits for the answer,
+/// and keeps the scope's state from the snapshot and updates it prints.
+final class ScriptedWindow {
+  let home: URL
+  /// Where the daemon keeps its log: `concord state` rebuilds states from it.
+  let daemonHome: URL
+  let scope: String
+  let cli: RunningCLI
+  private(set) var state: JSONValue?
+
+  /// A home of its own (its own client id and outbox) with the daemon's socket linked in.
+  init(_ scope: String, daemon: DaemonProcess) throws {
+    home = DaemonProcess.makeHome()
+    try FileManager.default.createSymbolicLink(
+      atPath: home.appending(path: "concordd.sock").path, withDestinationPath: daemon.socketPath)
+    self.scope = scope
+    cli = try RunningCLI(["attach", scope, "--json"], home: home, app: "workspace")
+    daemonHome = daemon.home
+    while state == nil { try take(try cli.readLine(containing: #""type":"#)) }
+  }
+
+  deinit {
+    cli.stop()
+    try? FileManager.default.removeItem(at: home)
+  }
+
+  /// Types `words` into the window; returns the refusal's reason, or nil once acknowledged.
+  @discardableResult
+  func perform(_ words: String) throws -> String? {
+    cli.send(words)
+    while true {
+      let line = try cli.readLine(containing: #""type":"#)
+      if line.contains(#""type":"ack""#) { return nil }
+      if let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(line.utf8)) {
+        if case let .refused(_, _, _, reason) = message { return reason }
+        if case let .error(_, text, _) = message { throw DaemonTestError("\(words): \(text)") }
+      }
+      try take(line)
+    }
+  }
+
+  private func take(_ line: String) throws {
+    guard let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(line.utf8)) else { return }
+    switch message {
+    case let .snapshot(_, _, snapshot, _): state = snapshot
+    case let .update(_, _, .reset(reset)): state = reset
+    case let .update(_, _, .diff(diff)):
+      guard let current = state else { throw DaemonTestError("an update before any state: \(line)") }
+      state = try diff.apply(to: current)
+    default: break
+    }
+  }
+
+  /// Reads updates until the window's state is `expected`.
+  func waitForState(_ expected: JSONValue, timeout: Double = 10) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while state != expected {
+      guard deadline.timeIntervalSinceNow > 0, let line = try cli.readLine(timeout: deadline.timeIntervalSinceNow) else {
+        throw DaemonTestError("\(scope) did not converge:\n\(String(describing: state))\nexpected\n\(expected)")
+      }
+      try take(line)
+    }
+  }
+
+  /// The scope's state as the log has it, through `concord state`.
+  func daemonState() throws -> JSONValue { try Self.daemonState(scope, home: daemonHome) }
+
+  static func daemonState(_ scope: String, home: URL) throws -> JSONValue {
+    let result = try ConcordCLI.run(["state", scope], home: home, app: "workspace")
+    guard result.status == 0 else { throw DaemonTestError("concord state \(scope): \(result.error)") }
+    return try JSONDecoder().decode(JSONValue.self, from: Data(result.output.utf8))
+  }
+}
+
+extension JSONValue {
+  var object: [String: JSONValue]? { if case let .object(object) = self { object } else { nil } }
+  var array: [JSONValue]? { if case let .array(array) = self { array } else { nil } }
+  var string: String? { if case let .string(string) = self { string } else { nil } }
+}
