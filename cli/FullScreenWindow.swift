@@ -160,9 +160,9 @@ final class FullScreenWindow {
   private func statusLine() -> String {
     let connection = session.isConnected ? "connected" : "OFFLINE"
     let seq = session.seq.map { "seq \($0)" } ?? "no state yet"
-    let user = session.user.map { "user \($0)" } ?? ""
+    let user = session.user ?? "?"
     let waiting = session.waitingCount
-    return " \(connection) · \(seq) · \(user) · \(waiting) waiting in the outbox · help · q to quit"
+    return " \(connection) · \(seq) · \(user) · \(waiting) waiting · help · q to quit"
   }
 
   private func pad(_ text: String, _ width: Int) -> String {

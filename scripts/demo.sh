@@ -45,10 +45,10 @@ fi
 session=concord-demo
 tmux kill-session -t "$session" 2>/dev/null || true
 attach() { echo "env CONCORD_HOME='$CONCORD_HOME' CONCORD_APP=workspace '$bin/concord' attach $1"; }
-tmux new-session -d -s "$session" -x 200 -y 50 "$(attach board)"
+tmux new-session -d -s "$session" -x "${CONCORD_DEMO_COLUMNS:-200}" -y "${CONCORD_DEMO_ROWS:-50}" "$(attach board)"
 tmux split-window -v -t "$session:0.0" -l 40% "$(attach card:1)"
-tmux split-window -h -t "$session:0.1" "$(attach chat:general)"
-tmux split-window -h -t "$session:0.2" -l 40% "$(attach activity)"
+tmux split-window -h -t "$session:0.1" -l 66% "$(attach chat:general)"
+tmux split-window -h -t "$session:0.2" -l 50% "$(attach activity)"
 tmux select-pane -t "$session:0.0"
 tmux set-option -t "$session" status-style "bg=blue,fg=white" >/dev/null
 tmux set-option -t "$session" status-left-length 120 >/dev/null
