@@ -12,6 +12,8 @@ final class FullScreenWindow {
   private var notes: [String] = []
   private var lastSize = (columns: 0, rows: 0)
   private var quit = false
+  /// True while the body shows the scope's commands instead of its state (until the next line).
+  private var showingHelp = false
   private var lastDrawn = Date.distantPast
 
   init(session: WindowSession, window: WindowScope) {
@@ -86,13 +88,14 @@ final class FullScreenWindow {
 
   private func execute(_ line: String) {
     let text = line.trimmingCharacters(in: .whitespaces)
+    let wasShowingHelp = showingHelp
+    showingHelp = false
     guard !text.isEmpty else { return }
     switch text {
     case "quit", "exit":
       quit = true
     case "help", "?":
-      note("commands: " + (["help", "quit (or q)"] + window.help.map { $0.trimmingCharacters(in: .whitespaces) })
-        .joined(separator: " · "))
+      showingHelp = !wasShowingHelp
     default:
       do {
         let action = try ActionText.parse(text, scope: session.scope)
@@ -140,7 +143,10 @@ final class FullScreenWindow {
     screen += "\u{1B}[7m" + pad(title, width) + "\u{1B}[0m\r\n"
     let bodyRows = max(1, size.rows - 4 - notes.count)
     var body: [String]
-    if let state = session.displayedState {
+    if showingHelp {
+      body = ["", " The words of \(session.scope) (Enter on an empty line goes back):", ""]
+        + (window.help + ["help", "q (on an empty line), quit or Ctrl-C: leave"]).map { String(("   " + $0).prefix(width)) }
+    } else if let state = session.displayedState {
       body = window.render(state, width)
     } else {
       body = ["", "  (no state seen yet: waiting for the daemon)"]

@@ -59,6 +59,12 @@ import Glibc
     try tmux.waitForPane(chat, containing: ["welcome!", "#1 «Try Concord"])
     try tmux.waitForPane(activity, containing: ["added #1 Try Concord"])
 
+    // help shows the board's words in place of the board, until the next line.
+    try tmux.type("help", into: board)
+    try tmux.waitForPane(board, containing: ["The words of board", #"add "TITLE" [to COLUMN]"#, "undo"])
+    try tmux.type("", into: board)
+    try tmux.waitForPane(board, containing: ["todo (0)"])
+
     // Typed in the board: the card shows up in the board and in the feed.
     try tmux.type(#"add "Fix login" to todo"#, into: board)
     try tmux.waitForPane(board, containing: ["#2 Fix login", "todo (1)"])

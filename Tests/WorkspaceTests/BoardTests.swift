@@ -147,4 +147,46 @@ import Testing
     await store.send(.by("alice", .assign(id: 1, user: "carol"))) { $0.cards[id: 1]?.assignee = "carol" }
     await store.send(.by("carol", .join(user: "carol")))
   }
+
+  @Test func theOtherMistakesAreRefusedToo() async {
+    var board = Board(columns: [("todo", 1), ("done", nil)])
+    board.people = ["alice", "bob"]
+    var fix = Card(id: 1, title: "Fix login", column: 1, by: "alice", at: monday)
+    fix.assignee = "bob"
+    fix.labels = ["bug"]
+    var old = Card(id: 2, title: "Old", column: 1, by: "alice", at: monday)
+    old.archived = true
+    board.cards = [fix, old]
+    board.columns[id: 1]?.cards = [1]
+    board.nextCardID = 3
+    let store = store(board)
+    await store.send(.by("alice", .editCard(id: 1, title: " ", description: nil)), refusedWith: "a card needs a title")
+    await store.send(.by("alice", .assign(id: 1, user: "bob")), refusedWith: "#1 is already assigned to bob")
+    await store.send(.by("alice", .label(id: 1, label: "BUG")), refusedWith: "#1 already has the label bug")
+    await store.send(.by("alice", .archive(id: 7)), refusedWith: "there is no card #7")
+    await store.send(.by("alice", .setDue(id: 7, due: monday)), refusedWith: "there is no card #7")
+    await store.send(.by("alice", .restore(id: 2)), refusedWith: "todo is full: it holds 1 of at most 1 cards")
+    await store.send(
+      .by("alice", .renameColumn(name: "later", to: "soon")),
+      refusedWith: "there is no column \"later\"; the columns are todo, done")
+    await store.send(.by("alice", .renameColumn(name: "todo", to: "DONE")), refusedWith: "there is already a column done")
+    await store.send(.by("alice", .limitColumn(name: "todo", limit: 0)), refusedWith: "a limit is at least 1 card")
+    await store.send(.by("alice", .invite(user: "bob smith")), refusedWith: "a name is one word: letters, digits, - or _")
+    await store.send(.by("alice", .removeColumn(name: "done")))  {
+      $0.columns.remove(id: 2)
+      $0.lastEditor = "alice"
+    }
+    await store.send(.by("alice", .archive(id: 1))) {
+      $0.cards[id: 1]?.archived = true
+      $0.columns[id: 1]?.cards = []
+    }
+    await store.send(.by("alice", .removeColumn(name: "todo")), refusedWith: "the board needs at least one column")
+  }
+
+  @Test func aBoardWithoutColumnsSaysHowToStart() async {
+    let store = store(Board(columns: []))
+    await store.send(
+      .by("alice", .addCard(title: "First", column: nil)),
+      refusedWith: "the board has no columns; add one first, such as `column add todo`")
+  }
 }
