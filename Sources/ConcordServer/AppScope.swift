@@ -25,10 +25,7 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
     _ name: String, state: @escaping @Sendable (State) -> Child,
     action: @escaping @Sendable (ChildAction) -> Action
   ) -> AppScope {
-    AppScope(
-      name: name, isParameterized: false,
-      project: { appState, _ in ProjectedState(state(appState)) },
-      embed: { _, json, _ in action(try json.decode(ChildAction.self)) })
+    scope(name, state: state, action: { (_: ActionOrigin, child: ChildAction) in action(child) })
   }
 
   /// A scope windows can watch but not act through, such as who is connected.
@@ -66,16 +63,7 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
     state: @escaping @Sendable (State, ID) -> Child?,
     action: @escaping @Sendable (ID, ChildAction) -> Action
   ) -> AppScope {
-    AppScope(
-      name: name, isParameterized: true,
-      project: { appState, text in
-        guard let text, let id = parameter(text), let child = state(appState, id) else { return nil }
-        return ProjectedState(child)
-      },
-      embed: { text, json, _ in
-        guard let text, let id = parameter(text) else { throw ScopeError.badParameter }
-        return action(id, try json.decode(ChildAction.self))
-      })
+    scope(name, parameter: parameter, state: state, action: { (id: ID, _: ActionOrigin, child: ChildAction) in action(id, child) })
   }
 
   /// A parameterized scope whose actions carry who sent them and when.
