@@ -51,14 +51,6 @@ public enum HistoryAction<Action: Sendable>: Sendable {
   case jump(to: Int)
 }
 
-extension HistoryAction {
-  /// True for an action of the underlying reducer, false for a move through time.
-  var isStep: Bool {
-    if case .action = self { return true }
-    return false
-  }
-}
-
 extension HistoryAction: Equatable where Action: Equatable {}
 extension HistoryAction: Hashable where Action: Hashable {}
 extension HistoryAction: Codable where Action: Codable {}
@@ -89,7 +81,6 @@ extension Reducer {
     let run = self.run
     return Reducer<History<State>, HistoryAction<Action>, Environment> { history, action, environment in
       let present = history.present
-      defer { if let keeping, !action.isStep { keeping(&history.present, present) } }
       switch action {
       case let .action(action):
         var next = history.present
@@ -105,11 +96,13 @@ extension Reducer {
         guard let previous = history.past.popLast() else { return .refuse("Nothing to undo") }
         history.future.insert(history.present, at: 0)
         history.present = previous
+        keeping?(&history.present, present)
         return .none
       case .redo:
         guard !history.future.isEmpty else { return .refuse("Nothing to redo") }
         history.past.append(history.present)
         history.present = history.future.removeFirst()
+        keeping?(&history.present, present)
         return .none
       case let .jump(to: step):
         let timeline = history.timeline
@@ -119,6 +112,7 @@ extension Reducer {
         history.past = Array(timeline[..<step])
         history.present = timeline[step]
         history.future = Array(timeline[(step + 1)...])
+        keeping?(&history.present, present)
         return .none
       }
     }

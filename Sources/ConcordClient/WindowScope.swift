@@ -27,13 +27,14 @@ public struct WindowScope: Sendable {
   public let applyLocally: (@Sendable (JSONValue, JSONValue) -> JSONValue?)?
   /// True when the last lines matter most (a conversation): a window too short for all of
   /// them shows the end rather than the beginning.
-  public var showsEnd = false
+  public let showsEnd: Bool
 
   public init(
     name: String, render: @escaping @Sendable (JSONValue, Int) -> [String],
     parse: @escaping @Sendable (String) throws -> JSONValue, help: [String],
-    applyLocally: (@Sendable (JSONValue, JSONValue) -> JSONValue?)?
+    applyLocally: (@Sendable (JSONValue, JSONValue) -> JSONValue?)?, showsEnd: Bool = false
   ) {
+    self.showsEnd = showsEnd
     self.name = name
     self.render = render
     self.parse = parse
@@ -69,9 +70,9 @@ public struct WindowScope: Sendable {
         return try? JSONValue(encoding: state)
       }
     }
-    var scope = WindowScope(name: name, render: renderJSON, parse: parse, help: commands.map(\.helpLine), applyLocally: apply)
-    scope.showsEnd = showsEnd
-    return scope
+    return WindowScope(
+      name: name, render: renderJSON, parse: parse, help: commands.map(\.helpLine), applyLocally: apply,
+      showsEnd: showsEnd)
   }
 
   /// A scope the app gave nothing for: its state shown as indented JSON, actions typed as JSON.

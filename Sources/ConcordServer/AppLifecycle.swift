@@ -1,3 +1,5 @@
+import Foundation
+
 /// The actions the daemon sends the hosted app about its own life and its windows.
 ///
 /// They go through the same path as any other action (reduced, logged, then their effects
@@ -35,4 +37,7 @@ public struct WindowEvent: Sendable, Equatable {
   public var scope: String
   /// The connection's id, unique while the daemon runs.
   public var window: String
+  /// The daemon's clock when it happened: an app that keeps the time in the action replays it
+  /// as it was, like ``ActionOrigin/at``.
+  public var at: Date
 }

@@ -120,7 +120,7 @@ extension Host {
   }
 
   private func windowEvent(_ window: WindowLink, _ scope: String) -> WindowEvent {
-    WindowEvent(user: window.user, scope: scope, window: window.id)
+    WindowEvent(user: window.user, scope: scope, window: window.id, at: Date())
   }
 
   private func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, window: WindowLink) {

@@ -20,19 +20,18 @@ public enum DueDateWords {
 
   public static func parse(_ words: [String], now: Date = Date(), calendar: Calendar = .current) throws -> Date? {
     let words = words.map { $0.lowercased() }
-    guard let first = words.first else { throw CommandErrorText.missing }
+    guard let first = words.first else { throw missing }
     if ["none", "clear", "never", "no"].contains(first), words.count == 1 { return nil }
     if first == "in" { return try relative(Array(words.dropFirst()), now: now, calendar: calendar) }
-    guard words.count <= 2 else { throw CommandErrorText.unreadable(words.joined(separator: " ")) }
+    guard words.count <= 2 else { throw unreadable(words.joined(separator: " ")) }
 
     if words.count == 1, let (hour, minute) = clock(first) {
       let today = try at(calendar.startOfDay(for: now), hour, minute, calendar)
       return today > now ? today : try at(day(after: calendar.startOfDay(for: now), 1, calendar), hour, minute, calendar)
     }
     let day = try self.day(first, now: now, calendar: calendar)
-    let (hour, minute) = try words.count == 2
-      ? (clock(words[1]) ?? { throw CommandErrorText.unreadable(words[1]) }())
-      : (defaultHour, 0)
+    guard words.count == 2 else { return try at(day, defaultHour, 0, calendar) }
+    guard let (hour, minute) = clock(words[1]) else { throw unreadable(words[1]) }
     return try at(day, hour, minute, calendar)
   }
 
@@ -55,12 +54,12 @@ public enum DueDateWords {
     {
       return date
     }
-    throw CommandErrorText.unreadable(word)
+    throw unreadable(word)
   }
 
   static func relative(_ words: [String], now: Date, calendar: Calendar) throws -> Date {
     guard words.count == 2, let amount = Int(words[0]), amount > 0 else {
-      throw CommandErrorText.unreadable((["in"] + words).joined(separator: " "))
+      throw unreadable((["in"] + words).joined(separator: " "))
     }
     let unit = words[1].hasSuffix("s") && words[1].count > 1 ? String(words[1].dropLast()) : words[1]
     let component: Calendar.Component
@@ -69,10 +68,10 @@ public enum DueDateWords {
     case "hour", "h": component = .hour
     case "day", "d": component = .day
     case "week", "w": component = .weekOfYear
-    default: throw CommandErrorText.unreadable("in " + words.joined(separator: " "))
+    default: throw unreadable("in " + words.joined(separator: " "))
     }
     guard let date = calendar.date(byAdding: component, value: amount, to: now) else {
-      throw CommandErrorText.unreadable("in " + words.joined(separator: " "))
+      throw unreadable("in " + words.joined(separator: " "))
     }
     return date
   }
@@ -87,20 +86,19 @@ public enum DueDateWords {
   }
 
   static func day(after day: Date, _ count: Int, _ calendar: Calendar) throws -> Date {
-    guard let date = calendar.date(byAdding: .day, value: count, to: day) else { throw CommandErrorText.missing }
+    guard let date = calendar.date(byAdding: .day, value: count, to: day) else { throw missing }
     return calendar.startOfDay(for: date)
   }
 
   static func at(_ day: Date, _ hour: Int, _ minute: Int, _ calendar: Calendar) throws -> Date {
     guard let date = calendar.date(bySettingHour: hour, minute: minute, second: 0, of: day) else {
-      throw CommandErrorText.missing
+      throw missing
     }
     return date
   }
-}
 
-/// Why a due date could not be read.
-enum CommandErrorText {
+  // MARK: - Mistakes
+
   static let examples = "try tomorrow 17:00, friday, in 2 hours, 2026-12-01 09:30, or none"
   static var missing: CommandError { CommandError("say when: \(examples)") }
   static func unreadable(_ text: String) -> CommandError { CommandError("\"\(text)\" is not a date I can read; \(examples)") }

@@ -28,7 +28,6 @@ public struct Palette: Sendable {
   func red(_ text: String) -> String { style(text, "31") }
   func green(_ text: String) -> String { style(text, "32") }
   func yellow(_ text: String) -> String { style(text, "33") }
-  func blue(_ text: String) -> String { style(text, "34") }
   func magenta(_ text: String) -> String { style(text, "35") }
   func cyan(_ text: String) -> String { style(text, "36") }
 }
@@ -39,12 +38,6 @@ enum TextFit {
   static func cut(_ text: String, _ width: Int) -> String {
     guard width > 0 else { return "" }
     return text.count > width ? String(text.prefix(width - 1)) + "…" : text
-  }
-
-  /// `text` cut or padded with spaces to exactly `width` columns.
-  static func pad(_ text: String, _ width: Int) -> String {
-    let cut = cut(text, width)
-    return cut + String(repeating: " ", count: max(0, width - cut.count))
   }
 
   /// `text` in lines of at most `width` columns, broken between words.
@@ -75,25 +68,29 @@ enum TextFit {
   }
 }
 
-/// Dates as windows show them, in the window's own time zone.
+/// Dates as windows show them, in the window's own time zone, in fixed English words: a
+/// window redraws often, and a date formatter is costly to make.
 enum DateText {
+  static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+  static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
   /// "Sat 22 Nov 17:00"; the year is added when it is not this year's.
   static func short(_ date: Date, now: Date = Date(), calendar: Calendar = .current) -> String {
-    let sameYear = calendar.component(.year, from: date) == calendar.component(.year, from: now)
-    return format(date, sameYear ? "EEE d MMM HH:mm" : "EEE d MMM yyyy HH:mm", calendar)
+    let parts = calendar.dateComponents([.weekday, .day, .month, .year], from: date)
+    let (weekday, day, month, year) = (parts.weekday ?? 1, parts.day ?? 1, parts.month ?? 1, parts.year ?? 0)
+    let sameYear = year == calendar.component(.year, from: now)
+    return "\(weekdays[weekday - 1]) \(day) \(months[month - 1])" + (sameYear ? "" : " \(year)") + " "
+      + clock(date, calendar)
   }
 
   /// "17:05" for today, else ``short(_:now:calendar:)``.
   static func time(_ date: Date, now: Date = Date(), calendar: Calendar = .current) -> String {
-    calendar.isDate(date, inSameDayAs: now) ? format(date, "HH:mm", calendar) : short(date, now: now, calendar: calendar)
+    calendar.isDate(date, inSameDayAs: now) ? clock(date, calendar) : short(date, now: now, calendar: calendar)
   }
 
-  private static func format(_ date: Date, _ pattern: String, _ calendar: Calendar) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.calendar = calendar
-    formatter.timeZone = calendar.timeZone
-    formatter.dateFormat = pattern
-    return formatter.string(from: date)
+  private static func clock(_ date: Date, _ calendar: Calendar) -> String {
+    let parts = calendar.dateComponents([.hour, .minute], from: date)
+    let (hour, minute) = (parts.hour ?? 0, parts.minute ?? 0)
+    return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
   }
 }

@@ -22,7 +22,7 @@ extension Board {
       case .undo:
         guard board.canUndo, let editor = board.present.lastEditor else { return .refuse("there is nothing to undo") }
         guard editor == user else {
-          let yours = board.past.contains { $0.lastEditor == user } || board.present.lastEditor == user
+          let yours = board.past.contains { $0.lastEditor == user }
           return .refuse(
             yours
               ? "\(editor) changed the board after your last change; undoing yours now would undo theirs too"

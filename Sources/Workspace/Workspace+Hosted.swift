@@ -12,32 +12,39 @@ extension Workspace {
       name: name, version: version, initialState: State(), reducer: reducer, environment: environment,
       scopes: [
         .scope("board", state: { BoardView($0) }) { origin, action in
-          .board(Authored(user: origin.user, at: origin.at, action))
+          .board(Authored(origin, action))
         },
         .scope(
           "column", parameter: { $0 },
           state: { state, name in state.board.present.column(named: name).map { ColumnView($0, on: state.board.present) } }
         ) { (name: String, origin, action: ColumnAction) in
-          .board(Authored(user: origin.user, at: origin.at, action.boardAction(column: name)))
+          .board(Authored(origin, action.boardAction(column: name)))
         },
         .scope(
           "card", parameter: { Int($0.hasPrefix("#") ? String($0.dropFirst()) : $0) },
           state: { state, id in state.board.present.cards[id: id].map { CardView($0, in: state) } }
         ) { (id: Int, origin, action: CardAction) in
-          .board(Authored(user: origin.user, at: origin.at, action.boardAction(card: id)))
+          .board(Authored(origin, action.boardAction(card: id)))
         },
         .scope(
           "chat", parameter: { $0 },
           state: { state, name in state.chat.channels[id: name].map { ChannelView($0, in: state) } }
         ) { (name: String, origin, action: ChannelAction) in
-          .chat(Authored(user: origin.user, at: origin.at, action.chatAction(channel: name)))
+          .chat(Authored(origin, action.chatAction(channel: name)))
         },
         .readOnly("presence") { $0.presence },
         .readOnly("activity") { ActivityView($0.activity) },
       ],
       lifecycle: AppLifecycle(
         booted: .booted,
-        windowAttached: { .presence(.attached(window: $0.window, user: $0.user, scope: $0.scope, at: Date())) },
+        windowAttached: { .presence(.attached(window: $0.window, user: $0.user, scope: $0.scope, at: $0.at)) },
         windowDetached: { .presence(.detached(window: $0.window, scope: $0.scope)) }))
+  }
+}
+
+extension Authored {
+  /// The action as the daemon took it from a window: signed with the window's user and time.
+  init(_ origin: ActionOrigin, _ action: Action) {
+    self.init(user: origin.user, at: origin.at, action)
   }
 }

@@ -62,18 +62,18 @@ import Glibc
     #expect(try ScriptedWindow.daemonState("card:1", home: daemon.home).object?["card"]?.object?["moves"]?.array?.count == 1)
   }
 
-  /// A raw peer sees who is here, and cannot act through a read-only scope.
-  @Test func presenceShowsEveryWindowAndTakesNoActions() throws {
+  /// A raw peer sees who is here; bad input to Workspace's scopes gets a clear error and
+  /// changes nothing.
+  @Test func presenceShowsEveryWindowAndBadInputIsTurnedAway() throws {
     let daemon = try DaemonProcess(app: "workspace").start()
     defer {
       _ = daemon.terminate()
       daemon.removeHome()
     }
     let window = try ScriptedWindow("board", daemon: daemon)
-    defer { _ = window }
     let peer = try RawPeer(path: daemon.socketPath)
     defer { peer.close() }
-    _ = try peer.hello()
+    try peer.hello()
     var presence = try peer.attach("presence")
     let deadline = Date().addingTimeInterval(10)
     while presence.object?["windows"]?.array?.count != 2, Date() < deadline {
@@ -86,14 +86,27 @@ import Glibc
     let scopes = presence.object?["windows"]?.array?.compactMap { $0.object?["scopes"] }
     #expect(scopes?.contains(["board"]) == true)
     #expect(scopes?.contains(["presence"]) == true)
-    try peer.send(.send(scope: "presence", action: ["hide": [:]], client: "peer", cseq: 1))
-    let answer = try peer.receive(until: { if case .error = $0 { true } else { false } }).last
-    guard case let .error(code, message, _)? = answer else {
-      Issue.record("no error for an action on a read-only scope")
-      return
+
+    func error(after message: ClientMessage) throws -> (ServerMessage.ErrorCode, String) {
+      try peer.send(message)
+      guard case let .error(code, text, _)? = try peer.receive(until: { if case .error = $0 { true } else { false } }).last
+      else { throw DaemonTestError("no error for \(message)") }
+      return (code, text)
     }
-    #expect(code == .badAction)
-    #expect(message.contains("presence is read only"))
+    let readOnly = try error(after: .send(scope: "presence", action: ["hide": [:]], client: "peer", cseq: 1))
+    #expect(readOnly.0 == .badAction)
+    #expect(readOnly.1.contains("presence is read only"))
+    let noCard = try error(after: .attach(scope: "card:abc", since: nil))
+    #expect(noCard.0 == .unknownScope)
+    #expect(noCard.1.contains("card:abc names nothing"))
+    _ = try peer.attach("board")
+    let malformed = try error(after: .send(scope: "board", action: ["moveCard": ["id": "x"]], client: "peer", cseq: 2))
+    #expect(malformed.0 == .badAction)
+    #expect(malformed.1.hasPrefix("not an action of board"))
+    // Nothing reached the board, and the window agrees with the log.
+    let board = try window.daemonState()
+    #expect(board.object?["columns"]?.array?.allSatisfy { $0.object?["cards"] == [] } == true)
+    try window.waitForState(board)
   }
 }
 
