@@ -30,6 +30,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and ``finish(timeout:fileID:filePath:line:column:)``
   /// wait by default.
   public var timeout: Duration = .seconds(1)
+  /// How many actions effects have sent that the test has not received yet: zero right after a
+  /// clock advance says nothing was due by then.
+  public var unreceivedCount: Int { log.received.count }
 
   let store: Store<State, TestDelivery<Action>>
   let log: ReductionLog<State, Action>

@@ -11,33 +11,18 @@ import Glibc
   static let repository = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-  /// Runs `scripts/demo.sh ARGUMENTS` with this test's binaries, home and tmux server.
-  ///
-  /// With posix_spawn and waitpid, its output in a file: the daemon and the tmux server the
-  /// script starts outlive it, and Foundation's Process would wait for them.
+  /// Runs `scripts/demo.sh ARGUMENTS` with this test's binaries, home and tmux server; its
+  /// output goes to a file, since the daemon and the tmux server it starts outlive it.
   static func demo(_ arguments: [String], home: URL, server: String) throws -> (status: Int32, output: String) {
     let output = home.path + "-demo.out"
     defer { try? FileManager.default.removeItem(atPath: output) }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
     let environment = ProcessInfo.processInfo.environment.merging([
       "CONCORD_HOME": home.path, "CONCORD_BIN": DaemonProcess.binary.deletingLastPathComponent().path,
       "CONCORD_DEMO_TMUX": server,
     ]) { $1 }
-    let argv = (["bash", repository.appending(path: "scripts/demo.sh").path] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/bin/bash", &actions, nil, argv, envp)
-    guard spawned == 0 else { throw DaemonTestError("bash could not start: \(spawned)") }
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-    return ((status >> 8) & 0xff, text)
+    return try Spawn.run(
+      "/bin/bash", [repository.appending(path: "scripts/demo.sh").path] + arguments, environment: environment,
+      output: .file(output))
   }
 
   @Test func theDemoShowsFourWindowsAndWhatIsTypedInOneAppearsInTheOthers() throws {

@@ -62,43 +62,9 @@ struct Tmux {
     self.socket = socket
   }
 
-  /// Runs tmux with posix_spawn and waitpid: Foundation's Process waits for every descendant
-  /// to let go of a descriptor it shares, and the tmux server it starts never does.
   @discardableResult
   func run(_ arguments: [String], capture: Bool = true) throws -> String {
-    var pipe: [Int32] = [0, 0]
-    guard Glibc.pipe(&pipe) == 0 else { throw DaemonTestError("pipe failed") }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    if capture {
-      posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
-    } else {
-      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    }
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addclose(&actions, pipe[0])
-    posix_spawn_file_actions_addclose(&actions, pipe[1])
-    let argv = (["tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ)
-    close(pipe[1])
-    defer { close(pipe[0]) }
-    guard spawned == 0 else { throw DaemonTestError("tmux could not start: \(spawned)") }
-    var output: [UInt8] = []
-    if capture {
-      var chunk = [UInt8](repeating: 0, count: 65_536)
-      while true {
-        let count = chunk.withUnsafeMutableBytes { read(pipe[0], $0.baseAddress, $0.count) }
-        if count <= 0 { break }
-        output += chunk[..<count]
-      }
-    }
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-    return String(decoding: output, as: UTF8.self)
+    try Spawn.run("/usr/bin/tmux", ["-L", socket] + arguments, output: capture ? .capture : .discard).output
   }
 
   var screen: String { screen(of: "w") }

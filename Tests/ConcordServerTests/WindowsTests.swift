@@ -89,17 +89,3 @@ extension ServerMessage {
     }
   }
 }
-
-extension JSONValue {
-  subscript(key: String) -> JSONValue? {
-    if case let .object(object) = self { object[key] } else { nil }
-  }
-
-  var arrayCount: Int? {
-    if case let .array(array) = self { array.count } else { nil }
-  }
-
-  func arrayElement(_ index: Int) -> JSONValue? {
-    if case let .array(array) = self, array.indices.contains(index) { array[index] } else { nil }
-  }
-}

@@ -94,7 +94,11 @@ import Testing
     await store.send(.undo)
     await store.send(.undo)
     #expect(await store.state.present == Document(text: "", nextID: 3))
-    await store.send(.jump(to: 2))
-    #expect(await store.state.present == Document(text: "ab", nextID: 3))
+    await store.send(.redo)
+    #expect(await store.state.present == Document(text: "a", nextID: 3))
+    await store.send(.jump(to: 0))
+    #expect(await store.state.present == Document(text: "", nextID: 3))
+    await store.send(.jump(to: 1))
+    #expect(await store.state.present == Document(text: "a", nextID: 3))
   }
 }

@@ -1,7 +1,10 @@
 import Clocks
 import Concord
+import ConcordTesting
 import Foundation
-import Workspace
+import Testing
+
+@testable import Workspace
 
 /// A fixed moment the stories happen at.
 let monday = Date(timeIntervalSinceReferenceDate: 800_000_000)
@@ -43,5 +46,22 @@ extension Board {
     var board = Board()
     board.people = people
     return board
+  }
+}
+
+extension Board {
+  /// The board after `action` by `user`, by the board's own reducer; a refusal fails the test.
+  func applying(_ action: BoardAction, by user: String = "alice", sourceLocation: SourceLocation = #_sourceLocation) -> Board {
+    var board = self
+    let effect = Board.reducer.reduce(into: &board, action: .by(user, action), environment: ())
+    #expect(effect.refusal == nil, "\(action) was refused: \(effect.refusal?.reason ?? "")", sourceLocation: sourceLocation)
+    return board
+  }
+}
+
+extension Workspace.State {
+  /// The whole app on a test clock.
+  static func store(_ state: Workspace.State, clock: TestClock<Duration> = TestClock()) -> TestStore<Workspace.State, Workspace.Action> {
+    TestStore(initialState: state, reducer: Workspace.reducer, environment: .test(clock: clock), clock: clock)
   }
 }

@@ -8,9 +8,7 @@ import Testing
 /// Undo on a shared board: your own last change, and only while nobody changed the board since.
 @Suite struct UndoTests {
   func store() -> TestStore<Workspace.State, Workspace.Action> {
-    let store = TestStore(
-      initialState: Workspace.State(board: .with(people: ["alice", "bob"])), reducer: Workspace.reducer,
-      environment: .test(clock: TestClock()))
+    let store = Workspace.State.store(Workspace.State(board: .with(people: ["alice", "bob"])))
     store.exhaustivity = .off
     return store
   }

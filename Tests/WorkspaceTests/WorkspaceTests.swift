@@ -8,8 +8,7 @@ import Testing
 /// The features together: presence feeds the board's people, and the feed tells the story.
 @Suite struct WorkspaceTests {
   @Test func openingAWindowJoinsTheBoardAndTheFeedSaysWhatHappened() async {
-    let store = TestStore(
-      initialState: Workspace.State(), reducer: Workspace.reducer, environment: .test(clock: TestClock()))
+    let store = Workspace.State.store(Workspace.State())
     store.exhaustivity = .off
     await store.send(.board("alice", .assign(id: 1, user: "bob")), refusedWith: "nobody called bob has joined this workspace; invite them first: `invite bob`")
     await store.send(.opensWindow("alice"))
@@ -37,12 +36,28 @@ import Testing
     #expect(store.state.board.present.people == ["alice", "bob"])
   }
 
-  @Test func theStateSurvivesTheLogsJSON() throws {
-    var state = Workspace.State()
-    state.chat.channels[id: "general"]?.messages.append(Message(id: 1, author: "a", at: monday, text: "hi #2"))
-    let data = try JSONEncoder().encode(state)
-    #expect(try JSONDecoder().decode(Workspace.State.self, from: data) == state)
-    let action = Workspace.Action.board("alice", .setDue(id: 3, due: monday))
-    #expect(try JSONDecoder().decode(Workspace.Action.self, from: JSONEncoder().encode(action)) == action)
+  /// Snapshots and the log keep the state and actions as JSON: a busy workspace — cards with
+  /// dates, labels and moves, undo steps, reminders, presence, chat — comes back equal.
+  @Test func aBusyWorkspaceSurvivesTheLogsJSON() async throws {
+    let store = Workspace.State.store(Workspace.State())
+    store.exhaustivity = .off
+    let actions: [Workspace.Action] = [
+      .opensWindow("alice"),
+      .board("alice", .addCard(title: "Fix login", column: nil)),
+      .board("alice", .setDue(id: 1, due: monday.addingTimeInterval(60))),
+      .board("alice", .label(id: 1, label: "bug")),
+      .board("alice", .moveCard(id: 1, column: "doing", position: nil)),
+      .board("alice", .addCard(title: "Ship", column: "done")),
+      .board("alice", .undo),
+      .chat("alice", .say(channel: "general", text: "see #1")),
+      .reminders(.raise(card: 1, due: monday.addingTimeInterval(60))),
+    ]
+    for action in actions {
+      await store.send(action)
+      #expect(try JSONDecoder().decode(Workspace.Action.self, from: JSONEncoder().encode(action)) == action)
+    }
+    let state = store.state
+    #expect(state.board.canRedo && state.reminders.raised.count == 1 && !state.presence.windows.isEmpty)
+    #expect(try JSONDecoder().decode(Workspace.State.self, from: JSONEncoder().encode(state)) == state)
   }
 }
