@@ -123,10 +123,7 @@ struct ProjectedState: Sendable {
   init<Child: Encodable & Equatable & Sendable>(_ child: Child) {
     value = child
     isEqual = { other in (other as? Child) == child }
-    encode = {
-      let data = try JSONEncoder().encode(child)
-      return (try JSONDecoder().decode(JSONValue.self, from: data), data.count)
-    }
+    encode = { try JSONValue.encoding(child) }
   }
 
   func hasSameValue(as other: ProjectedState?) -> Bool {

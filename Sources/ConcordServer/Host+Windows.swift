@@ -64,9 +64,7 @@ extension Host {
     let isNew = instance.windows.insert(window).inserted
     instances[scopeName] = instance
     window.outbox.attach(scopeName, first: firstMessage(for: instance, since: since), state: instance.published)
-    if isNew, let event = app.lifecycle.windowAttached?(windowEvent(window, scopeName)) {
-      submitFromDaemon(event, user: window.user, scope: scopeName)
-    }
+    if isNew { tellApp(app.lifecycle.windowAttached, window, scopeName) }
   }
 
   /// The instance of a scope nobody watches yet: woken from rest, or made now; nil when the
@@ -108,9 +106,7 @@ extension Host {
     }
     window.outbox.detach(scopeName)
     if answer { window.send(.detached(scope: scopeName)) }
-    if wasAttached, let event = app.lifecycle.windowDetached?(windowEvent(window, scopeName)) {
-      submitFromDaemon(event, user: window.user, scope: scopeName)
-    }
+    if wasAttached { tellApp(app.lifecycle.windowDetached, window, scopeName) }
   }
 
   private func rest(_ instance: ScopeInstance, as name: String) {
@@ -119,8 +115,11 @@ extension Host {
     if restingOrder.count > Self.restingLimit { resting[restingOrder.removeFirst()] = nil }
   }
 
-  private func windowEvent(_ window: WindowLink, _ scope: String) -> WindowEvent {
-    WindowEvent(user: window.user, scope: scope, window: window.id, at: Date())
+  /// Sends the app its lifecycle action for a window event, logged at the event's time.
+  private func tellApp(_ lifecycle: (@Sendable (WindowEvent) -> Action?)?, _ window: WindowLink, _ scope: String) {
+    let event = WindowEvent(user: window.user, scope: scope, window: window.id, at: Date())
+    guard let action = lifecycle?(event) else { return }
+    submitFromDaemon(action, user: window.user, scope: scope, at: event.at)
   }
 
   private func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, window: WindowLink) {

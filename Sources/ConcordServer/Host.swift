@@ -134,14 +134,14 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
       effect = .none
     }
     pending.append(Pending(record: record, effect: effect.isNone ? nil : effect))
-    waiters[ActionKey(client: record.client, cseq: record.cseq), default: []] += waiter.map { [$0] } ?? []
+    if let waiter { waiters[ActionKey(client: record.client, cseq: record.cseq), default: []].append(waiter) }
     startCommitIfIdle()
   }
 
   /// An action of the daemon's own: from an effect or the lifecycle.
-  func submitFromDaemon(_ action: Action, user: String, scope: String) {
+  func submitFromDaemon(_ action: Action, user: String, scope: String, at: Date = Date()) {
     effectCseq += 1
-    guard let record = makeRecord(action, client: Self.daemonClient, cseq: effectCseq, user: user, scope: scope)
+    guard let record = makeRecord(action, client: Self.daemonClient, cseq: effectCseq, user: user, scope: scope, at: at)
     else { return }
     submit(action, record: record, waiter: nil)
   }
@@ -193,16 +193,17 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
 
   /// After a commit: updates, then answers, then effects (invariant 1: nothing before this).
   private func committed(_ batch: [Pending], appended: [Appended], stateAfter: State) {
+    // The host checks for retries before reducing; a duplicate here means the state holds an
+    // action twice that the log holds once: nobody may see that state.
+    if let duplicate = appended.first(where: \.isDuplicate) {
+      fail("entry \(duplicate.entry.seq) was reduced twice")
+      return
+    }
     committedState = stateAfter
-    committedSeq = appended.map(\.entry.seq).max() ?? committedSeq
-    publishChanges()
+    committedSeq = appended.last?.entry.seq ?? committedSeq
+    // A batch of refusals changed nothing a window could see.
+    if batch.contains(where: { $0.record.outcome == .applied }) { publishChanges() }
     for (pending, result) in zip(batch, appended) {
-      if result.isDuplicate {
-        // The host checks for retries before reducing; a duplicate here means the state holds
-        // an action twice that the log holds once.
-        fail("entry \(result.entry.seq) was reduced twice")
-        return
-      }
       let key = ActionKey(client: pending.record.client, cseq: pending.record.cseq)
       let answer = Self.answer(for: result.entry)
       for waiter in waiters.removeValue(forKey: key) ?? [] { waiter.send(answer) }

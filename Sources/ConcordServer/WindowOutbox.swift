@@ -58,6 +58,9 @@ final class WindowOutbox: Sendable {
 
     mutating func removeMark(_ scope: String) {
       guard marked.remove(scope) != nil else { return }
+      // Only the unsent part: items before `head` were written and must not shift it.
+      queue.removeSubrange(..<head)
+      head = 0
       queue.removeAll { if case .scopeChanged(scope) = $0 { true } else { false } }
     }
   }

@@ -30,9 +30,21 @@ public enum JSONValue: Sendable, Hashable, Codable {
   /// try JSONValue(encoding: ["b": 2, "a": 1]) == .object(["a": .number(1), "b": .number(2)])
   /// ```
   public init<T: Encodable>(encoding value: T) throws {
-    let data = try JSONEncoder().encode(value)
-    self = try JSONDecoder().decode(JSONValue.self, from: data)
+    self = try Self.encoding(value).json
   }
+
+  /// The JSON form of an Encodable value with the size of its text: what sending it whole
+  /// costs. The daemon calls it for every scope whose state changed.
+  public static func encoding<T: Encodable>(_ value: T) throws -> (json: JSONValue, bytes: Int) {
+    let data = try encoder.encode(value)
+    return (try JSONParser.parse(data), data.count)
+  }
+
+  private static let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .withoutEscapingSlashes
+    return encoder
+  }()
 
   /// Decodes a Decodable value from this JSON (through JSONDecoder).
   ///
