@@ -9,11 +9,11 @@ import Workspace
 /// An app this build of `concord` speaks: its scopes' renderers and words, and its reducer for
 /// rebuilding states from the log. The same app `concordd` hosts, chosen the same way: the
 /// CONCORD_APP environment variable, `workspace` unless it says `sample`.
-struct BundledApp {
+struct BundledApp: Sendable {
   let name: String
   let client: ClientApp
   /// The state (or one scope of it) as of a seq, rebuilt from the log.
-  let stateJSON: (_ at: Int64?, _ log: ActionLog, _ scope: String?) throws -> (json: JSONValue, seq: Int64)
+  let stateJSON: @Sendable (_ at: Int64?, _ log: ActionLog, _ scope: String?) throws -> (json: JSONValue, seq: Int64)
 
   init<State: Codable & Sendable, Action: Codable & Sendable>(_ hosted: HostedApp<State, Action>, client: ClientApp) {
     name = hosted.name
@@ -24,12 +24,13 @@ struct BundledApp {
     }
   }
 
-  static var current: BundledApp {
+  /// Chosen once, at start.
+  static let current: BundledApp = {
     switch ProcessInfo.processInfo.environment["CONCORD_APP"]?.lowercased() {
     case "sample": BundledApp(SampleApp.hosted, client: SampleApp.client)
     default: BundledApp(Workspace.hosted(), client: Workspace.client)
     }
-  }
+  }()
 }
 
 extension ClientApp {

@@ -66,11 +66,10 @@ struct JSONWindow {
     }
     var input: [UInt8] = []
     var inputClosed = false
-    var outstanding: Set<Int64> = []
     while true {
-      for event in events { show(event, outstanding: &outstanding) }
+      for event in events { show(event) }
       events = []
-      if inputClosed, outstanding.isEmpty || !session.isConnected {
+      if inputClosed, !session.hasUnanswered || !session.isConnected {
         if !session.isConnected, session.waitingCount > 0 { throw CommandFailure(message: "the daemon is unreachable; \(session.waitingCount) action(s) wait in the outbox", code: .daemonUnreachable) }
         return
       }
@@ -90,9 +89,7 @@ struct JSONWindow {
           guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
           do {
             let action = try ActionText.parse(line, scope: session.scope)
-            let submitted = try session.submit(action)
-            outstanding.insert(submitted.cseq)
-            events += submitted.events
+            events += try session.submit(action).events
           } catch let failure as CommandFailure {
             emit(["type": "client-error", "message": .string(failure.message)])
           } catch let error as ClientError {
@@ -104,7 +101,7 @@ struct JSONWindow {
     }
   }
 
-  private func show(_ event: WindowSession.Event, outstanding: inout Set<Int64>) {
+  private func show(_ event: WindowSession.Event) {
     switch event {
     case let .message(message):
       switch message {
@@ -115,8 +112,6 @@ struct JSONWindow {
       emit(["type": "status", "connected": true, "user": .string(user), "log_id": .string(logID)])
     case let .disconnected(reason):
       emit(["type": "status", "connected": false, "reason": .string(reason), "waiting": .number(Double(session.waitingCount))])
-    case let .answered(cseq, _):
-      outstanding.remove(cseq)
     case let .replayed(action, outcome):
       emit(["type": "replayed", "cseq": .number(Double(action.cseq)), "scope": .string(action.scope), "outcome": .string(outcome.description)])
     case let .logReplaced(known, now):
@@ -125,7 +120,7 @@ struct JSONWindow {
       emit(["type": "queued", "cseq": .number(Double(cseq)), "waiting": .number(Double(waiting))])
     case let .error(text):
       emit(["type": "client-error", "message": .string(text)])
-    case .stateChanged:
+    case .answered, .stateChanged:
       break
     }
   }

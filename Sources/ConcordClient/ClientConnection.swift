@@ -78,6 +78,10 @@ public final class ClientConnection {
     if start > 0, start == buffer.count {
       buffer.removeAll(keepingCapacity: true)
       start = 0
+    } else if start > 65_536 {
+      // A window that is never fully caught up must not keep every line it has read.
+      buffer.removeSubrange(..<start)
+      start = 0
     }
     var chunk = [UInt8](repeating: 0, count: 65_536)
     let count = chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }

@@ -132,9 +132,7 @@ public struct WindowCommand<Action>: Sendable {
       throw CommandError("no command \"\(first)\"; `help` lists them")
     }
     do {
-      let trimmed = text.drop { $0.isWhitespace }
-      let rest = trimmed.drop { !$0.isWhitespace }.drop { $0.isWhitespace }
-      return try command.make(CommandWords(Array(words.all.dropFirst()), raw: String(rest)))
+      return try command.make(words.droppingFirst)
     } catch let error as CommandError {
       throw CommandError("\(error.description) (usage: \(command.usage))")
     }
@@ -145,7 +143,7 @@ public struct WindowCommand<Action>: Sendable {
 /// spaces (`add "Fix login" to doing`), and an apostrophe inside a word is just a letter.
 public struct CommandWords: Sendable {
   public let all: [String]
-  /// The text after the command's word, exactly as typed: for free text such as a message.
+  /// The text after the command's word, as typed: for free text such as a message.
   public let raw: String
 
   init(_ all: [String], raw: String? = nil) {
@@ -153,32 +151,43 @@ public struct CommandWords: Sendable {
     self.raw = raw ?? all.joined(separator: " ")
   }
 
+  /// Splits `text`; `raw` becomes what follows the first word, as typed.
   init(_ text: String) {
     var words: [String] = []
     var current = ""
     var quote: Character?
     var inWord = false
-    let characters = Array(text)
-    for (index, character) in characters.enumerated() {
-      let atWordEnd = index + 1 == characters.count || characters[index + 1].isWhitespace
+    var afterFirstWord = text.endIndex
+    var index = text.startIndex
+    while index < text.endIndex {
+      let character = text[index]
+      let next = text.index(after: index)
+      let atWordEnd = next == text.endIndex || text[next].isWhitespace
       if let open = quote {
         if character == open, atWordEnd { quote = nil } else { current.append(character) }
-      } else if (character == "\"" || character == "'"), !inWord {
+      } else if character == "\"" || character == "'", !inWord {
         quote = character
         inWord = true
       } else if character.isWhitespace {
-        if inWord { words.append(current) }
+        if inWord {
+          words.append(current)
+          if words.count == 1 { afterFirstWord = index }
+        }
         current = ""
         inWord = false
       } else {
         current.append(character)
         inWord = true
       }
+      index = next
     }
     if inWord { words.append(current) }
     all = words
-    raw = text
+    raw = String(text[afterFirstWord...].drop { $0.isWhitespace })
   }
+
+  /// The words after the first, with the text after the first word.
+  var droppingFirst: CommandWords { CommandWords(Array(all.dropFirst()), raw: raw) }
 
   /// The word at `index`.
   public func word(_ index: Int, _ what: String = "a word") throws -> String {

@@ -60,6 +60,8 @@ public final class WindowSession {
 
   /// Actions this window sent that the daemon has not answered yet.
   private var unanswered: Set<Int64> = []
+  /// True while an action this window sent waits for the daemon's answer.
+  public var hasUnanswered: Bool { !unanswered.isEmpty }
 
   /// The state to show: the daemon's, with the actions still waiting applied on top when the
   /// scope has a local reducer — online, the ones this window sent and awaits; offline, every

@@ -61,6 +61,31 @@ import Testing
     guard case .snapshot("counter", _, _, false)? = try again.receive() else { throw DaemonTestError("no snapshot") }
   }
 
+  /// A script's window keeps what it was given while the daemon is away, sends it once the
+  /// daemon is back, and ends when its input does.
+  @Test func aJSONWindowThatLostTheDaemonSendsItsQueueAndEndsWithItsInput() throws {
+    var daemon = try DaemonProcess().start()
+    let home = daemon.home
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    let window = try RunningCLI(["attach", "counter", "--json"], home: home)
+    try window.readLine(containing: #""scope":"counter""#)
+    daemon.kill9()
+    try window.readLine(containing: #""connected":false"#)
+    window.send("inc")
+    try window.readLine(containing: #""type":"queued""#)
+    daemon = try DaemonProcess(home: home).start()
+    try window.readLine(containing: #""type":"replayed""#, #""outcome":"applied"#, timeout: 20)
+    try window.closeInput()
+    while try window.readLine(timeout: 10) != nil {}
+    window.process.waitUntilExit()
+    #expect(window.process.terminationStatus == 0)
+    let state = try ConcordCLI.run(["state", "counter"], home: home)
+    #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+  }
+
   @Test func aQuietWindowIsPingedAndOneThatDoesNotAnswerIsLetGo() throws {
     let daemon = try DaemonProcess(arguments: ["--ping-interval", "1"]).start()
     defer { daemon.removeHome() }
