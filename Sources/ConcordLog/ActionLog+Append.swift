@@ -10,7 +10,8 @@ extension ActionLog {
   ///
   /// When the write fails (a full disk, a read-only file, an I/O error), the whole batch is
   /// rolled back, the log is exactly as it was, and ``LogError/writeFailed(path:reason:)`` is
-  /// thrown. The log stays appendable once the cause is gone.
+  /// thrown. The log stays appendable once the cause is gone. A checkpoint due after the batch
+  /// that cannot be written does not fail the batch; it is tried again with the next one.
   ///
   /// ```swift
   /// let results = try log.append(batch)
@@ -33,7 +34,9 @@ extension ActionLog {
       }
     }
     if end.seq - end.checkpointedSeq >= options.checkpointInterval {
-      try checkpoint()
+      // The batch is durable already: a checkpoint that cannot be written now (a full disk) must
+      // not make it look lost. The next append tries again, and `close()` reports the failure.
+      try? checkpoint()
     }
     return results
   }

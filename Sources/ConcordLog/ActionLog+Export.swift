@@ -19,10 +19,12 @@ extension ActionLog {
     format: AuditFormat, from: Int64 = 1, through: Int64? = nil, scope: String? = nil,
     to write: (String) throws -> Void
   ) throws {
+    // One reading of the tail: appends may go on while the export runs.
+    let end = lastSeq
     let first = max(1, from)
-    let last = min(through ?? lastSeq, lastSeq)
-    guard first <= lastSeq + 1, last >= first - 1 else {
-      throw LogError.outOfRange(from: from, through: through, lastSeq: lastSeq)
+    let last = min(through ?? end, end)
+    guard first <= end + 1, last >= first - 1 else {
+      throw LogError.outOfRange(from: from, through: through, lastSeq: end)
     }
     let (summary, previous) = try reading {
       try database.read { db in
@@ -40,7 +42,7 @@ extension ActionLog {
       "format": .string(AuditExport.formatName),
       "log_id": .string(logID.hex),
       "from": .int(first),
-      "to": .int(max(last, first - 1)),
+      "to": .int(last),
       "count": .int(count),
       "first_time": firstTime.map { .string(AuditText.time(milliseconds: $0)) } ?? .null,
       "last_time": lastTime.map { .string(AuditText.time(milliseconds: $0)) } ?? .null,

@@ -65,8 +65,6 @@ public final class ActionLog: Sendable {
   public var lastSeq: Int64 { tail.withLock { $0.seq } }
   /// The chain hash after the last entry.
   public var head: [UInt8] { tail.withLock { $0.head } }
-  /// The keys derived from the master key, for modules that seal with it.
-  public var derivedKeys: LogKeys { keys }
 
   // MARK: - Opening
 
@@ -83,7 +81,7 @@ public final class ActionLog: Sendable {
     }
     let database = try openDatabase(at: path, options: options)
     do {
-      let existing = try database.read { db in try Meta.load(db) }
+      let existing = try database.read { db in try Meta.load(db, path: url.path) }
       let migrator = migrator()
       if try database.read({ db in try migrator.hasBeenSuperseded(db) }) { throw LogError.newerSchema(path: path) }
       if let existing {
@@ -132,9 +130,19 @@ public final class ActionLog: Sendable {
     let checkpointed = try database.read { db in
       try Int64.fetchOne(db, sql: "SELECT max(seq) FROM checkpoints") ?? 0
     }
+    let lastSeq: Int64 = last?[0] ?? 0
+    // The checkpoint file outlives a database cut short: refuse to open (and so to write over
+    // the file, the only evidence) a log that ends before the entry the file vouches for.
+    if let bytes = try DurableFile.read(checkpointFile.path), let file = Checkpoint.parse(fileLine: bytes),
+      file.logID == logID, file.checkpoint.seq > lastSeq
+    {
+      throw LogError.corruptEntry(
+        seq: lastSeq + 1,
+        reason: "truncated tail: the log ends at entry \(lastSeq), but \(checkpointFile.path) vouches for entry \(file.checkpoint.seq)")
+    }
     self.tail = Mutex(
       Tail(
-        seq: last?[0] ?? 0,
+        seq: lastSeq,
         head: last.map { [UInt8]($0[1] as Data) } ?? EntryCodec.genesis(logID: logID),
         checkpointedSeq: checkpointed))
   }

@@ -14,13 +14,6 @@ public enum KeySource: Sendable {
   /// A passphrase. A random master key is wrapped by a key derived from it with Argon2id; the
   /// algorithm, salt and limits are stored in the log, so the limits can grow later.
   case passphrase([UInt8], limits: PassphraseLimits = .interactive)
-
-  var kind: String {
-    switch self {
-    case .file: return "a key file"
-    case .passphrase: return "a passphrase"
-    }
-  }
 }
 
 /// The cost of deriving a key from a passphrase (Argon2id).

@@ -31,12 +31,12 @@ struct Meta {
     Array("concord.signing-key.v1".utf8) + logID
   }
 
-  /// The settings of the log in `db`, or nil when it has none yet (a new database).
-  static func load(_ db: Database) throws -> Meta? {
+  /// The settings of the log in `db` (at `path`, for errors), or nil when it has none yet (a new database).
+  static func load(_ db: Database, path: String) throws -> Meta? {
     guard try db.tableExists("meta") else {
       // A database with other tables and no meta is someone else's.
       let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'grdb_%'") ?? 0
-      if tables > 0 { throw LogError.notALog(path: db.configuration.label ?? "", reason: "it has no Concord settings") }
+      if tables > 0 { throw LogError.notALog(path: path, reason: "it has no Concord settings") }
       return nil
     }
     var values: [String: [UInt8]] = [:]
@@ -47,12 +47,12 @@ struct Meta {
     func text(_ name: String) -> String? { values[name].map { String(decoding: $0, as: UTF8.self) } }
     func bytes(_ name: String) throws -> [UInt8] {
       guard let value = values[name] else {
-        throw LogError.notALog(path: db.configuration.label ?? "", reason: "its setting \(name) is missing")
+        throw LogError.notALog(path: path, reason: "its setting \(name) is missing")
       }
       return value
     }
     guard text("format") == format else {
-      throw LogError.notALog(path: "", reason: "unknown format \(text("format") ?? "none")")
+      throw LogError.notALog(path: path, reason: "unknown format \(text("format") ?? "none")")
     }
     var meta = Meta(logID: try bytes("log_id"))
     meta.keyKind = text("key_kind") ?? "file"

@@ -37,11 +37,6 @@ public final class SecretBytes: @unchecked Sendable {
     SecretBytes(count: count) { randombytes_buf($0.baseAddress!, $0.count) }
   }
 
-  /// A copy of `bytes`, which the caller then zeroes.
-  public convenience init(copying bytes: UnsafeRawBufferPointer) {
-    self.init(count: bytes.count) { $0.copyMemory(from: bytes) }
-  }
-
   deinit {
     // sodium_free zeroes the memory before releasing it.
     sodium_free(pointer)

@@ -142,6 +142,23 @@ import Testing
     #expect(try roomy.verify().isSound)
   }
 
+  @Test func aCheckpointThatCannotBeWrittenDoesNotFailTheDurableBatchBeforeIt() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open(options: .init(checkpointInterval: 10))
+    // Something stands where the checkpoint file goes: it cannot be written.
+    let checkpointPath = fixture.databaseURL.path + ".checkpoint"
+    try FileManager.default.createDirectory(atPath: checkpointPath, withIntermediateDirectories: false)
+    let appended = try log.append((1...10).map { record($0) })
+    #expect(appended.map(\.entry.seq) == Array(1...10))
+    #expect(log.lastSeq == 10)
+    #expect(throws: LogError.self) { try log.close() }
+    // Once the cause is gone the checkpoint is written, and the log is whole.
+    try FileManager.default.removeItem(atPath: checkpointPath)
+    try log.close()
+    #expect(try log.verify().isSound)
+    #expect(try log.checkpoints().last?.seq == 10)
+  }
+
   @Test func aLogThatCannotBeWrittenSaysSoAndKeepsItsEntries() throws {
     let fixture = LogFixture()
     do {

@@ -62,6 +62,14 @@ import Testing
     #expect(throws: LogError.self) { try fixture.open() }
   }
 
+  @Test func someoneElsesDatabaseIsRefusedNamingItsPath() throws {
+    let fixture = LogFixture()
+    try fixture.tamper("CREATE TABLE people (name TEXT)")
+    #expect(throws: LogError.notALog(path: fixture.databaseURL.path, reason: "it has no Concord settings")) {
+      try fixture.open()
+    }
+  }
+
   @Test func aKeyFileOfTheWrongSizeIsNotAKey() throws {
     let fixture = LogFixture()
     #expect(

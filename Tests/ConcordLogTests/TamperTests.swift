@@ -66,6 +66,15 @@ import Testing
     #expect(report.failure == .init(seq: 49, problem: .truncatedTail(lastSeq: 48)))
   }
 
+  @Test func aLogCutShortRefusesToOpenSoItsCheckpointFileIsNotOverwritten() throws {
+    let fixture = LogFixture()
+    _ = try logWith(55, fixture)
+    try fixture.tamper("DELETE FROM entries WHERE seq > 48")
+    try fixture.tamper("DELETE FROM checkpoints")
+    let error = try #require(throws: LogError.self) { try fixture.open() }
+    #expect(error == .corruptEntry(seq: 49, reason: "truncated tail: the log ends at entry 48, but \(fixture.databaseURL.path).checkpoint vouches for entry 55"))
+  }
+
   @Test func aForgedCheckpointIsCaught() throws {
     let fixture = LogFixture()
     let log = try logWith(30, fixture)
