@@ -43,7 +43,14 @@ final class PublishedState: Sendable {
     return .update(scope: new.scope, seq: new.seq, change: diff.encodedSize < new.bytes ? .diff(diff) : .reset(new.state))
   }
 
+  /// The line of ``update(from:to:)``, with the diff's text written once.
   private static func updateLine(from old: JSONValue, to new: PublishedState) -> String? {
-    update(from: old, to: new)?.line
+    let diff = StateDiff.between(old, new.state)
+    if diff.isEmpty { return nil }
+    let diffText = diff.jsonText
+    guard diffText.utf8.count < new.bytes else {
+      return ServerMessage.update(scope: new.scope, seq: new.seq, change: .reset(new.state)).line
+    }
+    return ServerMessage.updateLine(scope: new.scope, seq: new.seq, diffText: diffText)
   }
 }

@@ -67,4 +67,17 @@ extension ServerMessage {
     text += "\n"
     return text
   }
+
+  /// The line of an `update` whose diff's text is already written: the daemon writes a diff's
+  /// text to weigh it against the whole state, and then sends that same text. Equal to
+  /// `ServerMessage.update(scope:seq:change: .diff(diff)).line`, without building it twice.
+  public static func updateLine(scope: String, seq: Int64, diffText: String) -> String {
+    // The keys in the order `line` sorts them: diff, scope, seq, type.
+    var text = #"{"diff":"# + diffText + #","scope":"#
+    JSONValue.string(scope).write(to: &text)
+    text += #","seq":"#
+    JSONValue.number(Double(seq)).write(to: &text)
+    text += #","type":"update"}"# + "\n"
+    return text
+  }
 }
