@@ -140,12 +140,12 @@ final class FullScreenWindow {
     let width = max(20, size.columns)
     var screen = "\u{1B}[H\u{1B}[2J"
     let title = " \(session.scope) "
-    screen += "\u{1B}[7m" + pad(title, width) + "\u{1B}[0m\r\n"
+    screen += "\u{1B}[7m" + TextFit.pad(title, width) + "\u{1B}[0m\r\n"
     let bodyRows = max(1, size.rows - 4 - notes.count)
     var body: [String]
     if showingHelp {
       body = ["", " The words of \(session.scope) (Enter on an empty line goes back):", ""]
-        + (window.help + ["help", "q (on an empty line), quit or Ctrl-C: leave"]).map { String(("   " + $0).prefix(width)) }
+        + (window.help + ["help", "q (on an empty line), quit or Ctrl-C: leave"]).map { TextFit.cut("   " + $0, width) }
     } else if let state = session.displayedState {
       body = window.render(state, width)
     } else {
@@ -158,7 +158,7 @@ final class FullScreenWindow {
     for line in body { screen += line + "\u{1B}[0m\r\n" }
     for _ in body.count..<bodyRows { screen += "\r\n" }
     for line in notes { screen += " " + line + "\r\n" }
-    screen += "\u{1B}[7m" + pad(statusLine(), width) + "\u{1B}[0m\r\n"
+    screen += "\u{1B}[7m" + TextFit.pad(statusLine(), width) + "\u{1B}[0m\r\n"
     screen += "> " + input + "\u{1B}[?25h"
     Terminal.write(screen)
   }
@@ -171,7 +171,4 @@ final class FullScreenWindow {
     return " \(connection) · \(seq) · \(user) · \(waiting) waiting · help · q to quit"
   }
 
-  private func pad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
-  }
 }

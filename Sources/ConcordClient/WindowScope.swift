@@ -214,7 +214,7 @@ public enum GenericRendering {
   public static func lines(of json: JSONValue, width: Int) -> [String] {
     var lines: [String] = []
     write(json, indent: 0, prefix: "", into: &lines)
-    return lines.map { $0.count > width ? String($0.prefix(max(1, width - 1))) + "…" : $0 }
+    return lines.map { TextFit.cut($0, max(2, width)) }
   }
 
   private static func write(_ json: JSONValue, indent: Int, prefix: String, into lines: inout [String]) {

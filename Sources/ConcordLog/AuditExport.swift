@@ -247,22 +247,27 @@ public enum AuditExport {
 struct LineReader: Sequence, IteratorProtocol {
   let handle: FileHandle
   var buffer: [UInt8] = []
+  /// Where the next line starts: lines are taken by moving it, and the buffer is compacted once
+  /// per chunk, not once per line.
+  var start = 0
   var atEnd = false
 
   init(handle: FileHandle) { self.handle = handle }
 
   mutating func next() -> String? {
     while true {
-      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: buffer[..<newline], as: UTF8.self)
-        buffer.removeSubrange(...newline)
+      if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+        start = newline + 1
         return line
       }
       if atEnd {
-        guard !buffer.isEmpty else { return nil }
-        defer { buffer.removeAll() }
-        return String(decoding: buffer, as: UTF8.self)
+        guard start < buffer.count else { return nil }
+        defer { start = buffer.count }
+        return String(decoding: buffer[start...], as: UTF8.self)
       }
+      buffer.removeSubrange(..<start)
+      start = 0
       let chunk = (try? handle.read(upToCount: 1 << 16)) ?? nil
       if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
     }

@@ -35,6 +35,9 @@ enum AuditText {
     }
   }
 
+  /// A JSON string as the export schema fixes it: every control character as `\u00xx` (but
+  /// `\n`, `\r`, `\t`), so an export's bytes never change. ConcordWire's `jsonText` is the
+  /// wire's writer; the log does not depend on the wire, and the two need not agree on `\b`.
   static func quote(_ string: String) -> String {
     var out = "\""
     for scalar in string.unicodeScalars {

@@ -1,3 +1,4 @@
+import ConcordClient
 import Foundation
 
 /// One card in full, as the `card:ID` window shows it.

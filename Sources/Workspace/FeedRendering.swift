@@ -1,3 +1,4 @@
+import ConcordClient
 import Foundation
 
 /// The read-only scopes as windows show them: who is here, and what happened.

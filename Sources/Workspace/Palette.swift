@@ -1,3 +1,4 @@
+import ConcordClient
 import Foundation
 
 /// The colours of Workspace's windows: ANSI styles when the terminal shows them, nothing
@@ -30,42 +31,6 @@ public struct Palette: Sendable {
   func yellow(_ text: String) -> String { style(text, "33") }
   func magenta(_ text: String) -> String { style(text, "35") }
   func cyan(_ text: String) -> String { style(text, "36") }
-}
-
-/// Plain text cut or padded to a number of columns.
-enum TextFit {
-  /// `text` cut to `width` columns, with "…" when cut.
-  static func cut(_ text: String, _ width: Int) -> String {
-    guard width > 0 else { return "" }
-    return text.count > width ? String(text.prefix(width - 1)) + "…" : text
-  }
-
-  /// `text` in lines of at most `width` columns, broken between words.
-  static func wrap(_ text: String, _ width: Int) -> [String] {
-    guard width > 1 else { return [text] }
-    var lines: [String] = []
-    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      var line = ""
-      for word in paragraph.split(separator: " ") {
-        var word = String(word)
-        while word.count > width {
-          if !line.isEmpty { lines.append(line); line = "" }
-          lines.append(String(word.prefix(width)))
-          word = String(word.dropFirst(width))
-        }
-        if line.isEmpty {
-          line = word
-        } else if line.count + 1 + word.count <= width {
-          line += " " + word
-        } else {
-          lines.append(line)
-          line = word
-        }
-      }
-      lines.append(line)
-    }
-    return lines
-  }
 }
 
 /// Dates as windows show them, in the window's own time zone, in fixed English words: a
