@@ -59,7 +59,7 @@ struct JSONWindow {
   let session: WindowSession
 
   func run() throws {
-    var events = session.tick()
+    var events = try session.tick()
     if !session.isConnected, let seen = session.confirmed {
       emit(["type": "snapshot", "scope": .string(seen.scope), "seq": .number(Double(seen.seq)), "state": seen.state, "offline": true])
       emit(["type": "status", "connected": false, "waiting": .number(Double(session.waitingCount))])
@@ -74,7 +74,7 @@ struct JSONWindow {
         return
       }
       let ready = waitForInput(socket: session.fileDescriptor, milliseconds: 100)
-      if ready.socket { events += session.socketReadable() }
+      if ready.socket { events += try session.socketReadable() }
       if ready.stdin, !inputClosed {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
@@ -97,7 +97,7 @@ struct JSONWindow {
           }
         }
       }
-      events += session.tick()
+      events += try session.tick()
     }
   }
 

@@ -24,13 +24,13 @@ final class FullScreenWindow {
   func run() throws {
     Terminal.enterFullScreen()
     defer { Terminal.restore() }
-    take(session.tick())
+    take(try session.tick())
     draw()
     while !quit {
       let ready = waitForInput(socket: session.fileDescriptor, milliseconds: 100)
       var changed = false
       if ready.socket {
-        take(session.socketReadable())
+        take(try session.socketReadable())
         changed = true
       }
       if ready.stdin {
@@ -38,7 +38,7 @@ final class FullScreenWindow {
         handleKeys(keys)
         changed = true
       }
-      let events = session.tick()
+      let events = try session.tick()
       if !events.isEmpty {
         take(events)
         changed = true

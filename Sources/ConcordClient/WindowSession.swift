@@ -11,7 +11,7 @@ import Foundation
 ///
 /// ```swift
 /// let session = try WindowSession(home: .resolve(), scope: "counter", window: app.scope(named: "counter"))
-/// var events = session.tick()                      // connects, replays, attaches
+/// var events = try session.tick()                  // connects, replays, attaches
 /// events += try session.submit(["increment": [:]]).events
 /// ```
 public final class WindowSession {
@@ -79,7 +79,10 @@ public final class WindowSession {
   public var waitingCount: Int { (try? outbox.count()) ?? 0 }
 
   /// Connects when it is time to try again; call it about every 100 ms.
-  public func tick(now: Date = Date()) -> [Event] {
+  ///
+  /// Throws only when this client's own outbox cannot be used (another key, a corrupt row, a
+  /// full disk): reconnecting would not mend that, so the window ends with the reason.
+  public func tick(now: Date = Date()) throws(ClientError) -> [Event] {
     guard connection == nil, now >= nextAttempt else { return [] }
     do {
       let connection = try ClientConnection(socket: home.socket)
@@ -92,7 +95,7 @@ public final class WindowSession {
       try attach()
       return events + (try drain())
     } catch {
-      return lose(error)
+      return try lose(error)
     }
   }
 
@@ -106,18 +109,18 @@ public final class WindowSession {
       try connection.send(.send(scope: scope, action: action, client: outbox.clientID, cseq: queued.cseq))
       return (queued.cseq, [.stateChanged])
     } catch {
-      return (queued.cseq, [.stateChanged] + lose(error))
+      return (queued.cseq, [.stateChanged] + (try lose(error)))
     }
   }
 
-  /// The socket has something to read.
-  public func socketReadable() -> [Event] {
+  /// The socket has something to read. Throws as ``tick(now:)`` does.
+  public func socketReadable() throws(ClientError) -> [Event] {
     guard let connection else { return [] }
     do {
-      guard try connection.readAvailable() else { return lose(ClientError.closed) }
+      guard try connection.readAvailable() else { return try lose(ClientError.closed) }
       return try drain()
     } catch {
-      return lose(error)
+      return try lose(error)
     }
   }
 
@@ -206,10 +209,12 @@ public final class WindowSession {
     attached.insert(scope)
   }
 
-  private func lose(_ error: any Error) -> [Event] {
+  /// Drops the connection and schedules the next try; rethrows a failure of the outbox itself.
+  private func lose(_ error: any Error) throws(ClientError) -> [Event] {
     let wasConnected = connection != nil
     connection?.close()
     connection = nil
+    if case let .local(reason)? = error as? ClientError { throw .local(reason) }
     nextAttempt = Date().addingTimeInterval(backoff)
     backoff = min(backoff * 2, 5)
     let reason = (error as? ClientError)?.description ?? "\(error)"

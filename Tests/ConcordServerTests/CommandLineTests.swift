@@ -106,6 +106,12 @@ import Glibc
     let list = try ConcordCLI.run(["outbox", "list"], home: home)
     #expect(list.status == 1)
     #expect(list.error.contains("does not open with this key"), "\(list.error)")
+    // A window with the daemon up ends with the same reason, rather than reconnecting forever.
+    let daemon = try DaemonProcess(home: home).start()
+    defer { _ = daemon.terminate() }
+    let window = try ConcordCLI.run(["attach", "notes", "--json"], home: home)
+    #expect(window.status == 1)
+    #expect(window.error.contains("does not open with this key"), "\(window.error)")
   }
 
   @Test func aReplacedLogKeepsTheOutboxUntilThePersonDecides() throws {
