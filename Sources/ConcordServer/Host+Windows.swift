@@ -35,7 +35,7 @@ extension Host {
   func status(askedBy asking: WindowLink) -> ServerMessage.DaemonStatus {
     ServerMessage.DaemonStatus(
       pid: getpid(), startedAt: startedAt.timeIntervalSince1970, seq: committedSeq,
-      windows: windows.subtracting([asking]).count,
+      windows: windows.count - (windows.contains(asking) ? 1 : 0),
       scopes: instances.mapValues(\.windows.count).filter { $0.value > 0 })
   }
 
@@ -63,7 +63,7 @@ extension Host {
     }
     let isNew = instance.windows.insert(window).inserted
     instances[scopeName] = instance
-    window.outbox.attach(scopeName, first: firstMessage(for: instance, since: since), state: instance.published)
+    window.outbox.attach(scopeName, first: firstLine(for: instance, since: since), state: instance.published)
     if isNew { tellApp(app.lifecycle.windowAttached, window, scopeName) }
   }
 
@@ -87,15 +87,17 @@ extension Host {
   }
 
   /// A snapshot; or, for a window that says which state it has (`since`, in this log), the
-  /// changes since then.
-  private func firstMessage(for instance: ScopeInstance, since: LogPosition?) -> ServerMessage {
+  /// changes since then. The snapshot's line is made once per published state and shared: after
+  /// a restart every window reconnects at once.
+  private func firstLine(for instance: ScopeInstance, since: LogPosition?) -> String {
     let current = instance.published
-    let snapshot = ServerMessage.snapshot(
-      scope: current.scope, seq: current.seq, state: current.state, logReplaced: since.map { $0.logID != logID } ?? false)
-    guard let since, since.logID == logID, since.seq <= committedSeq, let old = instance.history.state(at: since.seq)
-    else { return snapshot }
-    return PublishedState.update(from: old, to: current)
-      ?? .update(scope: current.scope, seq: current.seq, change: .diff(StateDiff()))
+    guard let since else { return current.snapshotLine }
+    guard since.logID == logID else {
+      return ServerMessage.snapshot(scope: current.scope, seq: current.seq, state: current.state, logReplaced: true).line
+    }
+    guard since.seq <= committedSeq, let old = instance.history.state(at: since.seq) else { return current.snapshotLine }
+    return (PublishedState.update(from: old, to: current)
+      ?? .update(scope: current.scope, seq: current.seq, change: .diff(StateDiff()))).line
   }
 
   private func detach(_ scopeName: String, window: WindowLink, answer: Bool) {

@@ -15,6 +15,7 @@ final class PublishedState: Sendable {
   /// The seq of the state this one follows; nil for the first.
   let previousSeq: Int64?
   private let sharedLine = Mutex<String??>(nil)
+  private let sharedSnapshot = Mutex<String?>(nil)
 
   init(scope: String, seq: Int64, state: JSONValue, bytes: Int, previousSeq: Int64?) {
     self.scope = scope
@@ -22,6 +23,17 @@ final class PublishedState: Sendable {
     self.state = state
     self.bytes = bytes
     self.previousSeq = previousSeq
+  }
+
+  /// The `snapshot` line of this state, made on first use and shared by every window that
+  /// attaches while it is current.
+  var snapshotLine: String {
+    sharedSnapshot.withLock { line in
+      if let line { return line }
+      let made = ServerMessage.snapshot(scope: scope, seq: seq, state: state, logReplaced: false).line
+      line = made
+      return made
+    }
   }
 
   /// The update line for a window that has `delivered` (as of `deliveredSeq`), or nil when

@@ -20,6 +20,8 @@ final class WindowOutbox: Sendable {
 
   private enum Item {
     case message(ServerMessage)
+    /// A line made once and shared with other windows (a scope's snapshot).
+    case line(String)
     case scopeChanged(String)
   }
 
@@ -89,14 +91,14 @@ final class WindowOutbox: Sendable {
     return kept
   }
 
-  /// Starts a scope: `first` (a snapshot, or the update since the state a reconnecting window
-  /// had) brings the window to `state`.
-  func attach(_ scope: String, first message: ServerMessage, state: PublishedState) {
+  /// Starts a scope: `first` (the line of a snapshot, or of the update since the state a
+  /// reconnecting window had) brings the window to `state`.
+  func attach(_ scope: String, first line: String, state: PublishedState) {
     let ready = contents.withLock {
       $0.removeMark(scope)
       $0.latest[scope] = state
       $0.delivered[scope] = (state.seq, state.state)
-      $0.append(.message(message))
+      $0.append(.line(line))
       return $0.onReady
     }
     signal(ready)
@@ -131,6 +133,8 @@ final class WindowOutbox: Sendable {
         switch item {
         case let .message(message):
           return message.line
+        case let .line(line):
+          return line
         case let .scopeChanged(scope):
           contents.marked.remove(scope)
           guard let latest = contents.latest[scope] else { continue }
