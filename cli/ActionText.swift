@@ -13,10 +13,7 @@ enum ActionText {
         throw CommandFailure.usage("the action is not valid JSON: \(error)")
       }
     }
-    let name = scope.split(separator: ":").first.map(String.init) ?? scope
-    guard let window = ClientApp.current.scope(named: name) else {
-      throw CommandFailure.usage("no scope \"\(name)\"; the scopes are \(ClientApp.current.scopes.map(\.name).joined(separator: ", "))")
-    }
+    let window = try ClientApp.current.window(for: scope)
     do {
       return try window.parse(trimmed)
     } catch {

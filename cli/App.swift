@@ -35,4 +35,14 @@ struct BundledApp: Sendable {
 
 extension ClientApp {
   static var current: ClientApp { BundledApp.current.client }
+
+  /// How windows show `scope` (`board`, `card:42`); a usage error naming the scopes when the
+  /// app has none by that name.
+  func window(for scope: String) throws -> WindowScope {
+    let name = scope.split(separator: ":").first.map(String.init) ?? scope
+    guard let window = self.scope(named: name) else {
+      throw CommandFailure.usage("no scope \"\(name)\"; the scopes are \(scopes.map(\.name).joined(separator: ", "))")
+    }
+    return window
+  }
 }

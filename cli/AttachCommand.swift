@@ -36,15 +36,7 @@ struct AttachCommand: ParsableCommand {
   var json = false
 
   func run() throws {
-    let name = scope.split(separator: ":").first.map(String.init) ?? scope
-    let window = ClientApp.current.scope(named: name)
-    guard window != nil || !ClientApp.current.scopes.isEmpty else {
-      throw CommandFailure.usage("no scope \"\(name)\"")
-    }
-    guard let window else {
-      throw CommandFailure.usage(
-        "no scope \"\(name)\"; the scopes are \(ClientApp.current.scopes.map(\.name).joined(separator: ", "))")
-    }
+    let window = try ClientApp.current.window(for: scope)
     let session = try WindowSession(home: options.layout, scope: scope, window: window)
     if json || !Terminal.isInteractive {
       try JSONWindow(session: session).run()

@@ -68,10 +68,7 @@ extension HostedApp {
   /// The JSON of one scope (`board`, `card:42`) of `state`, as windows are shown it.
   public func scopeJSON(_ text: String, of state: State) throws -> JSONValue {
     let key = ScopeKey(text)
-    guard let scope = self.scope(named: key.name), scope.isParameterized == (key.parameter != nil) else {
-      let names = scopes.map { $0.isParameterized ? "\($0.name):ID" : $0.name }.joined(separator: ", ")
-      throw BootError(description: "no scope \"\(text)\"; the scopes are \(names)")
-    }
+    let scope = try self.scope(for: key).mapError { BootError(description: $0.description) }.get()
     guard let projected = scope.project(state, key.parameter) else {
       throw BootError(description: "\(text) names nothing in the state")
     }

@@ -48,13 +48,10 @@ extension Host {
 
   private func attach(_ text: String, since: LogPosition?, window: WindowLink) {
     let key = ScopeKey(text)
-    guard let scope = app.scope(named: key.name) else {
-      let names = app.scopes.map(\.name).joined(separator: ", ")
-      return window.send(.error(code: .unknownScope, message: "no scope \"\(key.name)\"; the scopes are \(names)", cseq: nil))
-    }
-    guard scope.isParameterized == (key.parameter != nil) else {
-      let usage = scope.isParameterized ? "\(scope.name):PARAMETER" : scope.name
-      return window.send(.error(code: .unknownScope, message: "attach to the scope as \(usage)", cseq: nil))
+    let scope: AppScope<State, Action>
+    switch app.scope(for: key) {
+    case let .success(found): scope = found
+    case let .failure(error): return window.send(.error(code: .unknownScope, message: error.description, cseq: nil))
     }
     let scopeName = key.description
     // A scope already watched has its state encoded; only a new one is projected and encoded.

@@ -48,6 +48,25 @@ public struct HostedApp<State: Codable & Sendable, Action: Codable & Sendable>: 
   func scope(named name: String) -> AppScope<State, Action>? {
     scopes.first { $0.name == name }
   }
+
+  /// The scope `key` names, given with a parameter exactly when it takes one; otherwise why not,
+  /// in words.
+  func scope(for key: ScopeKey) -> Result<AppScope<State, Action>, ScopeLookupError> {
+    guard let scope = scope(named: key.name) else {
+      let names = scopes.map { $0.isParameterized ? "\($0.name):PARAMETER" : $0.name }.joined(separator: ", ")
+      return .failure(ScopeLookupError(description: "no scope \"\(key.name)\"; the scopes are \(names)"))
+    }
+    guard scope.isParameterized == (key.parameter != nil) else {
+      let usage = scope.isParameterized ? "\(scope.name):PARAMETER" : scope.name
+      return .failure(ScopeLookupError(description: "name the scope as \(usage)"))
+    }
+    return .success(scope)
+  }
+}
+
+/// Why a scope's name does not name one of the app's scopes.
+struct ScopeLookupError: Error, CustomStringConvertible {
+  let description: String
 }
 
 /// Why an older action could not be brought to the current version.
