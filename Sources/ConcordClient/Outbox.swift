@@ -41,7 +41,7 @@ public final class Outbox: Sendable {
       // Several windows and commands share the file: they wait for each other's writes.
       configuration.busyMode = .timeout(10)
       configuration.journalMode = .wal
-      let database = try DatabaseQueue(path: path, configuration: configuration)
+      let database = try openWaitingForOthers(path: path, configuration: configuration)
       if isNew { chmod(path, 0o600) }
       // Idempotent, in one transaction: two windows opening a new outbox at once both succeed.
       try immediate(database) { db in
@@ -62,6 +62,20 @@ public final class Outbox: Sendable {
       throw .local("the outbox cannot use the key: \(error)")
     } catch {
       throw .local("the outbox at \(home.outbox.path) cannot be opened: \(error)")
+    }
+  }
+
+  /// Opens the database, waiting (up to 10 s) while another process holds it: switching a new
+  /// file to WAL needs it alone, and SQLite answers that at once with "database is locked"
+  /// rather than through the busy timeout — two windows started together on a new home meet it.
+  private static func openWaitingForOthers(path: String, configuration: Configuration) throws -> DatabaseQueue {
+    let deadline = Date().addingTimeInterval(10)
+    while true {
+      do {
+        return try DatabaseQueue(path: path, configuration: configuration)
+      } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+        usleep(20_000)
+      }
     }
   }
 

@@ -85,6 +85,26 @@ import Glibc
     #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "\(count)")
   }
 
+  /// Windows and commands started together on a new home all open its outbox.
+  @Test func commandsStartedTogetherOnANewHomeShareItsOutbox() throws {
+    for _ in 0..<3 {
+      let home = DaemonProcess.makeHome()
+      defer { try? FileManager.default.removeItem(at: home) }
+      let processes = try (0..<8).map { _ in
+        let process = Process()
+        process.executableURL = ConcordCLI.binary
+        process.arguments = ["outbox", "list"]
+        process.environment = ConcordCLI.environment(home: home, app: "sample")
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+      }
+      for process in processes { process.waitUntilExit() }
+      #expect(processes.map(\.terminationStatus) == Array(repeating: 0, count: 8))
+    }
+  }
+
   @Test func theOutboxKeepsNothingReadableAndAnotherKeyCannotOpenIt() throws {
     let home = DaemonProcess.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
