@@ -73,17 +73,32 @@ enum KeyFile {
     return key
   }
 
-  /// Writes a new random key, mode 0600, failing rather than replacing a file that appeared.
+  /// Writes a new random key, mode 0600. It is written whole to a file of its own and then
+  /// linked into place, which fails when a key appeared meanwhile: then that key (complete, as a
+  /// link only ever shows whole files) is the one used. Two processes starting together on a new
+  /// home so agree on one key.
   private static func make(at path: String) throws(LogError) -> SecretBytes {
     let key = SecretBytes.random(count: Crypto.keyBytes)
-    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw .io(path: path, reason: String(cString: strerror(errno))) }
-    defer { close(fd) }
+    let temporary = path + ".new-\(getpid())"
+    let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw .io(path: temporary, reason: String(cString: strerror(errno))) }
     let written = key.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    guard written == Crypto.keyBytes, fsync(fd) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(path)
-      throw .io(path: path, reason: "could not write the new key: \(reason)")
+    let synced = fsync(fd) == 0
+    let writeError = String(cString: strerror(errno))
+    close(fd)
+    defer { unlink(temporary) }
+    guard written == Crypto.keyBytes, synced else {
+      throw .io(path: path, reason: "could not write the new key: \(writeError)")
+    }
+    guard link(temporary, path) == 0 else {
+      guard errno == EEXIST else { throw .io(path: path, reason: String(cString: strerror(errno))) }
+      return try load(URL(filePath: path), create: false)
+    }
+    // The key's name must outlive a crash too: without it, nothing the key sealed opens.
+    let directory = Glibc.open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directory >= 0 {
+      fsync(directory)
+      close(directory)
     }
     return key
   }
