@@ -20,25 +20,31 @@ extension ActionLog {
   @discardableResult
   public func append(_ records: [LogRecord]) throws(LogError) -> [Appended] {
     guard !records.isEmpty else { return [] }
-    let (results, end) = try writing {
+    return try writing {
       // The tail is read and moved inside the writer's turn, after the commit: appends from
       // several threads take their seqs one batch after another.
       try database.writeWithoutTransaction { db in
         var written: ([Appended], Tail) = ([], tail.withLock { $0 })
+        var due: Checkpoint?
         try db.inTransaction {
           written = try insert(records, after: written.1, in: db)
+          let end = written.1
+          if end.seq - end.checkpointedSeq >= options.checkpointInterval {
+            // Signed and stored in the batch's own commit: a checkpoint costs no commit of its
+            // own. One that cannot be signed must not fail the batch; the next one tries again.
+            due = try? signedCheckpoint(seq: end.seq, head: end.head)
+            if let due { try store(due, in: db) }
+          }
           return .commit
         }
         tail.withLock { $0 = written.1 }
-        return written
+        // The batch is durable already: a checkpoint file that cannot be written now (a full
+        // disk) must not make it look lost. The next append tries again, and `close()` reports
+        // the failure.
+        if let due { try? writeCheckpointFile(due) }
+        return written.0
       }
     }
-    if end.seq - end.checkpointedSeq >= options.checkpointInterval {
-      // The batch is durable already: a checkpoint that cannot be written now (a full disk) must
-      // not make it look lost. The next append tries again, and `close()` reports the failure.
-      try? checkpoint()
-    }
-    return results
   }
 
   /// Seals and inserts `records` after `start`, inside the caller's transaction.
@@ -67,8 +73,7 @@ extension ActionLog {
         let bytes = index * EntrySealer.randomBytesPerEntry..<(index + 1) * EntrySealer.randomBytesPerEntry
         row = random.withUnsafeBytes { sealer.seal(record, random: UnsafeRawBufferPointer(rebasing: $0[bytes])) }
       }
-      try insert.execute(
-        arguments: [row.seq, row.atMilliseconds, record.client, record.cseq, row.nonce, row.ciphertext, Data(row.hash)])
+      try insert.execute(arguments: row.insertArguments)
       if db.changesCount == 0 {
         guard let original = try entry(db, client: record.client, cseq: record.cseq) else {
           throw LogError.writeFailed(path: path, reason: "entry \(row.seq) could not be written")

@@ -49,13 +49,24 @@ extension ActionLog {
         let current = tail.withLock { $0 }
         guard current.seq > 0, current.seq > current.checkpointedSeq else { return }
         let checkpoint = try signedCheckpoint(seq: current.seq, head: current.head)
-        try db.execute(
-          sql: "INSERT OR REPLACE INTO checkpoints (seq, head, signature) VALUES (?, ?, ?)",
-          arguments: [checkpoint.seq, Data(checkpoint.head), Data(checkpoint.signature)])
-        try DurableFile.write(Array(checkpoint.fileLine(logID: logID).utf8), to: checkpointFile.path)
-        tail.withLock { $0.checkpointedSeq = checkpoint.seq }
+        try store(checkpoint, in: db)
+        try writeCheckpointFile(checkpoint)
       }
     }
+  }
+
+  /// Inserts `checkpoint` into the database.
+  func store(_ checkpoint: Checkpoint, in db: Database) throws {
+    try db.execute(
+      sql: "INSERT OR REPLACE INTO checkpoints (seq, head, signature) VALUES (?, ?, ?)",
+      arguments: [checkpoint.seq, Data(checkpoint.head), Data(checkpoint.signature)])
+  }
+
+  /// Writes `checkpoint` to the file beside the database; call it in the writer's turn, so an
+  /// older checkpoint never replaces a newer one.
+  func writeCheckpointFile(_ checkpoint: Checkpoint) throws(LogError) {
+    try DurableFile.write(Array(checkpoint.fileLine(logID: logID).utf8), to: checkpointFile.path)
+    tail.withLock { $0.checkpointedSeq = max($0.checkpointedSeq, checkpoint.seq) }
   }
 
   /// Writes a final checkpoint. Call it at clean shutdown; the log may still be used afterwards.

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Turns records into sealed, chained rows, one after another from a chain position.
 ///
@@ -14,6 +15,9 @@ struct EntrySealer {
     let previousHash: [UInt8]
     let hash: [UInt8]
     let salt: [UInt8]
+    /// The row's values in the order of the `entries` insert, made where the row is sealed (on
+    /// the sealing thread in a long batch) so the inserting thread only binds them.
+    let insertArguments: StatementArguments
   }
 
   private let key: SecretBytes
@@ -55,7 +59,8 @@ struct EntrySealer {
     }
     let row = SealedRow(
       seq: seq, atMilliseconds: at, nonce: nonce, ciphertext: ciphertext, previousHash: head,
-      hash: hash, salt: Array(salt))
+      hash: hash, salt: Array(salt),
+      insertArguments: [seq, at, record.client, record.cseq, nonce, ciphertext, Data(hash)])
     self.seq = seq
     self.head = hash
     return row
