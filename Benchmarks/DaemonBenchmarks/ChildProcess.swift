@@ -14,7 +14,7 @@ final class ChildProcess {
     process.executableURL = URL(filePath: executable)
     process.arguments = arguments
     outputURL = directory.appending(path: "\(URL(filePath: executable).lastPathComponent)-\(UUID().uuidString.prefix(6)).out")
-    FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
     let output = try FileHandle(forWritingTo: outputURL)
     process.standardOutput = output
     process.standardError = output

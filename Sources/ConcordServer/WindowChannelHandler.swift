@@ -105,7 +105,7 @@ final class WindowChannelHandler: ChannelInboundHandler {
   private func scheduleFlush() {
     guard !flushScheduled, let context else { return }
     flushScheduled = true
-    context.eventLoop.execute { self.flushOutbox() }
+    context.eventLoop.assumeIsolated().execute { self.flushOutbox() }
   }
 
   private func flushOutbox() {
@@ -135,7 +135,7 @@ final class WindowChannelHandler: ChannelInboundHandler {
       context.close(promise: nil)
       return
     }
-    context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { _ in context.close(promise: nil) }
+    context.writeAndFlush(wrapOutboundOut(buffer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
   }
 
   /// Tells a peer it may not connect, drops what it sends for a moment (a socket closed with
@@ -145,6 +145,6 @@ final class WindowChannelHandler: ChannelInboundHandler {
     var buffer = context.channel.allocator.buffer(capacity: 128)
     buffer.writeString(message.line)
     context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
-    context.eventLoop.scheduleTask(in: .milliseconds(500)) { context.close(promise: nil) }
+    context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(500)) { context.close(promise: nil) }
   }
 }

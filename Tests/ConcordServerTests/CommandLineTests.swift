@@ -121,7 +121,7 @@ import Glibc
     // Another key (the right size, mode 0600) opens nothing, and says so.
     let key = home.appending(path: "key")
     try FileManager.default.removeItem(at: key)
-    FileManager.default.createFile(
+    _ = FileManager.default.createFile(
       atPath: key.path, contents: Data((0..<32).map { UInt8($0) }), attributes: [.posixPermissions: 0o600])
     let list = try ConcordCLI.run(["outbox", "list"], home: home)
     #expect(list.status == 1)

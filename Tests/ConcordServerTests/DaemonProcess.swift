@@ -37,7 +37,7 @@ final class DaemonProcess: @unchecked Sendable {
     process.executableURL = Self.binary
     process.arguments = ["--home", home.path, "--log-level", "notice", "--app", app] + arguments
     stderrURL = URL(filePath: home.path + "-\(UUID().uuidString.prefix(8)).stderr")
-    FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
     process.standardError = try? FileHandle(forWritingTo: stderrURL)
     process.standardOutput = FileHandle.nullDevice
   }
