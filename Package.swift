@@ -22,6 +22,7 @@ let package = Package(
     .executable(name: "concord-bench", targets: ["ConcordBenchmarks"]),
     .executable(name: "concord-log-bench", targets: ["LogBenchmarks"]),
     .executable(name: "concord-daemon-bench", targets: ["DaemonBenchmarks"]),
+    .executable(name: "concord-prove", targets: ["ProofSuites"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -143,11 +144,24 @@ let package = Package(
       dependencies: ["ConcordLog", .product(name: "GRDB", package: "GRDB.swift")],
       path: "Benchmarks/LogBenchmarks"
     ),
+    // Starts a built `concordd` and drives it over raw sockets: shared by the daemon benchmark
+    // and the proof suites.
+    .target(name: "DaemonDriving", dependencies: ["ConcordClient"], path: "Tools/DaemonDriving"),
     // The daemon's durable path against Redis and the C reference daemon, in one run (on demand).
     .executableTarget(
       name: "DaemonBenchmarks",
-      dependencies: ["ConcordLog", "ConcordClient"],
+      dependencies: ["ConcordLog", "ConcordClient", "DaemonDriving"],
       path: "Benchmarks/DaemonBenchmarks"
+    ),
+    // The long suites that prove the guarantees: crash, fault, soak and hostile peers (on demand).
+    .executableTarget(
+      name: "ProofSuites",
+      dependencies: [
+        "ConcordLog", "ConcordClient", "ConcordWire", "DaemonDriving",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      path: "Proofs"
     ),
     .testTarget(
       name: "ConcordTests",

@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 
 /// One measured load: throughput and latency percentiles in microseconds.
@@ -45,7 +46,7 @@ struct RedisAnchor {
       let rps = header.firstIndex(of: "rps").flatMap({ Double(row[$0]) }),
       let p50 = header.firstIndex(of: "p50_latency_ms").flatMap({ Double(row[$0]) }),
       let p99 = header.firstIndex(of: "p99_latency_ms").flatMap({ Double(row[$0]) })
-    else { throw BenchError("cannot read redis-benchmark's output: \(csv)") }
+    else { throw DriveError("cannot read redis-benchmark's output: \(csv)") }
     return LoadFigures(perSecond: rps, p50: p50 * 1000, p99: p99 * 1000)
   }
 }
@@ -90,7 +91,7 @@ struct ReferenceDaemonAnchor {
       return Double(text[range.upperBound...].prefix { $0.isNumber || $0 == "." })
     }
     guard let rate = value("rt_per_s"), let p50 = value("p50"), let p99 = value("p99") else {
-      throw BenchError("cannot read pp_epoll's output: \(text)")
+      throw DriveError("cannot read pp_epoll's output: \(text)")
     }
     return LoadFigures(perSecond: rate, p50: p50, p99: p99)
   }

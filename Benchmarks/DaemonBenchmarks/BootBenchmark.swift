@@ -1,4 +1,5 @@
 import ConcordLog
+import DaemonDriving
 import Foundation
 
 /// Boot time of a daemon whose log holds `entries` actions: once with no snapshot at all (the
@@ -40,7 +41,7 @@ struct BootBenchmark {
     let seconds = Double(monotonicNanoseconds() - started) / 1e9
     try afterwards(daemon)
     daemon.stop()
-    guard daemon.child.process.terminationStatus == 0 else { throw BenchError("concordd failed: \(daemon.child.output)") }
+    guard daemon.child.process.terminationStatus == 0 else { throw DriveError("concordd failed: \(daemon.child.output)") }
     return seconds
   }
 

@@ -1,24 +1,9 @@
+import DaemonDriving
 import Foundation
 
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// Latencies in nanoseconds over a measured interval.
-struct LatencySample {
-  var latencies: [UInt64]
-  var seconds: Double
-
-  var perSecond: Double { Double(latencies.count) / seconds }
-
-  /// The `fraction` percentile in microseconds.
-  func percentile(_ fraction: Double) -> Double {
-    guard !latencies.isEmpty else { return .nan }
-    let sorted = latencies.sorted()
-    let index = min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.down)))
-    return Double(sorted[index]) / 1000
-  }
-}
 
 /// `clients` windows on the counter, each with one `send` in flight at a time, on one thread
 /// with poll(2): the closed loop of `redis-benchmark -c N`. Counts acknowledged (durable)
@@ -47,14 +32,14 @@ func closedLoop(path: String, clients: Int, seconds: Double, warmup: Double = 0.
     if now >= measureUntil { break }
     guard ready > 0 else { continue }
     for index in pollers.indices where pollers[index].revents != 0 {
-      guard try sockets[index].fill() else { throw BenchError("the daemon closed window \(index)") }
+      guard try sockets[index].fill() else { throw DriveError("the daemon closed window \(index)") }
       while let line = sockets[index].nextLine() {
         switch LineKind(line) {
         case .ack, .refused:
           if now >= measureFrom { latencies.append(now - sentAt[index]) }
           try send(index)
         case .update: continue
-        case .other: throw BenchError("unexpected: \(String(decoding: line, as: UTF8.self))")
+        case .other: throw DriveError("unexpected: \(String(decoding: line, as: UTF8.self))")
         }
       }
     }
@@ -79,19 +64,19 @@ func fanOut(path: String, windows count: Int, rounds: Int, run: String) throws -
     var acked = false
     while !waiting.isEmpty || !acked {
       guard poll(&pollers, nfds_t(pollers.count), 5000) > 0 else {
-        throw BenchError("round \(round): \(waiting.count) windows without their update after 5 s")
+        throw DriveError("round \(round): \(waiting.count) windows without their update after 5 s")
       }
       let now = monotonicNanoseconds()
       for index in pollers.indices where pollers[index].revents != 0 {
         let socket = index == 0 ? sender : windows[index - 1]
-        guard try socket.fill() else { throw BenchError("the daemon closed a window") }
+        guard try socket.fill() else { throw DriveError("the daemon closed a window") }
         while let line = socket.nextLine() {
           switch LineKind(line) {
           case .ack: acks.append(now - sentAt); acked = true
           case .update where index > 0:
             if waiting.remove(index) != nil, waiting.isEmpty { toAll.append(now - sentAt) }
           case .update: continue
-          default: throw BenchError("unexpected: \(String(decoding: line, as: UTF8.self))")
+          default: throw DriveError("unexpected: \(String(decoding: line, as: UTF8.self))")
           }
         }
       }

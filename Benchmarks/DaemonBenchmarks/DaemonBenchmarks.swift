@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 
 /// The daemon's durable path against Redis (`appendfsync always`) and the C reference daemon,

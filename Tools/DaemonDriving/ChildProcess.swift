@@ -4,13 +4,13 @@ import Foundation
 import Glibc
 #endif
 
-/// A program the benchmark runs beside itself — concordd, redis-server, the C reference daemon —
+/// A program a driver runs beside itself — concordd, redis-server, the C reference daemon —
 /// with its output kept in a file (a pipe nobody reads would block it).
-final class ChildProcess {
-  let process = Process()
-  let outputURL: URL
+public final class ChildProcess {
+  public let process = Process()
+  public let outputURL: URL
 
-  init(_ executable: String, _ arguments: [String], outputIn directory: URL) throws {
+  public init(_ executable: String, _ arguments: [String], outputIn directory: URL) throws {
     process.executableURL = URL(filePath: executable)
     process.arguments = arguments
     outputURL = directory.appending(path: "\(URL(filePath: executable).lastPathComponent)-\(UUID().uuidString.prefix(6)).out")
@@ -21,20 +21,20 @@ final class ChildProcess {
     try process.run()
   }
 
-  var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+  public var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
 
   /// Waits until `ready` holds (polled every millisecond), or fails after `timeout` seconds.
-  func wait(timeout: Double, for what: String, until ready: () -> Bool) throws {
+  public func wait(timeout: Double, for what: String, until ready: () -> Bool) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while !ready() {
-      guard process.isRunning else { throw BenchError("\(what): the process exited: \(output)") }
-      guard Date() < deadline else { throw BenchError("\(what): not ready after \(timeout) s: \(output)") }
+      guard process.isRunning else { throw DriveError("\(what): the process exited: \(output)") }
+      guard Date() < deadline else { throw DriveError("\(what): not ready after \(timeout) s: \(output)") }
       usleep(1000)
     }
   }
 
   /// SIGTERM, then waits for the exit.
-  func stop() {
+  public func stop() {
     guard process.isRunning else { return }
     kill(process.processIdentifier, SIGTERM)
     process.waitUntilExit()
@@ -44,7 +44,7 @@ final class ChildProcess {
 }
 
 /// Runs a program to its end and returns what it printed.
-func runToEnd(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> String {
+public func runToEnd(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> String {
   let process = Process()
   process.executableURL = URL(filePath: executable)
   process.arguments = arguments
@@ -56,12 +56,12 @@ func runToEnd(_ executable: String, _ arguments: [String], in directory: URL? = 
   let data = pipe.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   let text = String(decoding: data, as: UTF8.self)
-  guard process.terminationStatus == 0 else { throw BenchError("\(executable) \(arguments.joined(separator: " ")) failed: \(text)") }
+  guard process.terminationStatus == 0 else { throw DriveError("\(executable) \(arguments.joined(separator: " ")) failed: \(text)") }
   return text
 }
 
 /// The first executable named `name` on the PATH.
-func which(_ name: String) -> String? {
+public func which(_ name: String) -> String? {
   let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
   return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }

@@ -5,22 +5,22 @@ import Foundation
 import Glibc
 #endif
 
-/// A Unix-socket connection that writes bytes and reads lines: blocking while a benchmark sets
-/// up, non-blocking once `LoadLoop` drives it with poll(2).
-final class LineSocket {
-  let fd: Int32
+/// A Unix-socket connection that writes bytes and reads lines: blocking while a driver sets
+/// up, non-blocking once a load loop drives it with poll(2).
+public final class LineSocket {
+  public let fd: Int32
   private var buffer: [UInt8] = []
   /// Where the unread part of `buffer` starts: lines are consumed without moving the rest.
   private var start = 0
   private var chunk = [UInt8](repeating: 0, count: 65_536)
 
-  init(path: String) throws {
+  public init(path: String) throws {
     fd = try UnixSocket.connect(to: path)
   }
 
   deinit { Glibc.close(fd) }
 
-  func write(_ bytes: [UInt8]) throws {
+  public func write(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
       let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -29,28 +29,28 @@ final class LineSocket {
         _ = poll(&poller, 1, 1000)
         continue
       }
-      guard written > 0 else { throw BenchError("write: \(String(cString: strerror(errno)))") }
+      guard written > 0 else { throw DriveError("write: \(String(cString: strerror(errno)))") }
       offset += written
     }
   }
 
-  func write(_ text: String) throws { try write(Array(text.utf8)) }
+  public func write(_ text: String) throws { try write(Array(text.utf8)) }
 
   /// The next line, waiting up to `timeout` seconds for it.
-  func readLine(timeout: Double = 30) throws -> String {
+  public func readLine(timeout: Double = 30) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
       if let line = nextBufferedLine() { return line }
       let remaining = deadline.timeIntervalSinceNow
-      guard remaining > 0 else { throw BenchError("no answer within \(timeout) s") }
+      guard remaining > 0 else { throw DriveError("no answer within \(timeout) s") }
       var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { continue }
-      guard try fill() else { throw BenchError("the daemon closed the connection") }
+      guard try fill() else { throw DriveError("the daemon closed the connection") }
     }
   }
 
   /// Reads what the socket holds now; false when the peer closed.
-  func fill() throws -> Bool {
+  public func fill() throws -> Bool {
     if start > 0 && start == buffer.count {
       buffer.removeAll(keepingCapacity: true)
       start = 0
@@ -61,7 +61,7 @@ final class LineSocket {
     let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
     if count < 0 {
       if errno == EAGAIN || errno == EINTR { return true }
-      throw BenchError("read: \(String(cString: strerror(errno)))")
+      throw DriveError("read: \(String(cString: strerror(errno)))")
     }
     if count == 0 { return false }
     buffer.append(contentsOf: chunk[..<count])
@@ -69,24 +69,25 @@ final class LineSocket {
   }
 
   /// A complete line already read, if there is one.
-  func nextBufferedLine() -> String? {
+  public func nextBufferedLine() -> String? {
     nextLine().map { String(decoding: $0, as: UTF8.self) }
   }
 
   /// The bytes of the next complete line (without its newline), if one has been read.
-  func nextLine() -> ArraySlice<UInt8>? {
+  public func nextLine() -> ArraySlice<UInt8>? {
     guard let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
     let line = buffer[start..<newline]
     start = newline + 1
     return line
   }
 
-  func setNonBlocking() {
+  public func setNonBlocking() {
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
   }
 }
 
-struct BenchError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
+/// What went wrong while driving a daemon, in words.
+public struct DriveError: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
 }

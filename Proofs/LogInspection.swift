@@ -1,0 +1,33 @@
+import ConcordLog
+import Foundation
+
+/// What a stopped daemon's log holds, read with the daemon's own key: whether it verifies, how
+/// many times each `(client, cseq)` appears, and how many increments of the counter it applied.
+struct LogInspection {
+  var lastSeq: Int64 = 0
+  var verification: String?
+  /// Entries per `(client, cseq)`; more than one is a duplicate.
+  var appearances: [ClientSeq: Int] = [:]
+  var appliedIncrements: Int64 = 0
+
+  struct ClientSeq: Hashable, Sendable {
+    var client: String
+    var cseq: Int64
+  }
+
+  var duplicates: Int { appearances.values.reduce(0) { $0 + max(0, $1 - 1) } }
+
+  /// Opens the log of the stopped daemon at `home`, verifies it and reads every entry.
+  init(home: URL) throws {
+    let log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
+    let report = try log.verify()
+    if !report.isSound { verification = String(describing: report.failure) }
+    lastSeq = log.lastSeq
+    try log.forEachEntry { entry in
+      appearances[ClientSeq(client: entry.record.client, cseq: entry.record.cseq), default: 0] += 1
+      if entry.record.scope == "counter", entry.record.outcome == .applied, entry.record.action.contains("increment") {
+        appliedIncrements += 1
+      }
+    }
+  }
+}
