@@ -1,5 +1,6 @@
 import ConcordLog
 import ConcordWire
+import Foundation
 import Logging
 
 /// The state a host starts from: the newest valid snapshot, with the log's tail replayed on it.
@@ -11,6 +12,8 @@ struct BootedState<State: Sendable>: Sendable {
   var highestCseq: [String: Int64]
   /// How many entries were replayed after the snapshot.
   var replayed: Int64
+  /// The time of the last entry: the host logs no action before it, whatever the clock says.
+  var lastTime: Date?
 }
 
 /// Why the daemon refuses to start: the log holds something this app cannot rebuild its state
@@ -49,6 +52,10 @@ extension HostedApp {
       if let before { booted.state = before }
       booted.seq = entry.seq
       booted.replayed += 1
+      booted.lastTime = entry.record.at
+    }
+    if booted.lastTime == nil, booted.seq > 0 {
+      try log.forEachEntry(from: booted.seq, through: booted.seq) { booted.lastTime = $0.record.at }
     }
     return booted
   }

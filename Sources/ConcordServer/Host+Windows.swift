@@ -116,7 +116,7 @@ extension Host {
 
   /// Sends the app its lifecycle action for a window event, logged at the event's time.
   private func tellApp(_ lifecycle: (@Sendable (WindowEvent) -> Action?)?, _ window: WindowLink, _ scope: String) {
-    let event = WindowEvent(user: window.user, scope: scope, window: window.id, at: Date())
+    let event = WindowEvent(user: window.user, scope: scope, window: window.id, at: actionTime())
     guard let action = lifecycle?(event) else { return }
     submitFromDaemon(action, user: window.user, scope: scope, at: event.at)
   }
@@ -133,7 +133,7 @@ extension Host {
         .error(code: .notAttached, message: "attach to \(scopeName) before sending its actions", cseq: cseq))
     }
     let action: Action
-    let origin = ActionOrigin(user: window.user, window: window.id, at: Date())
+    let origin = ActionOrigin(user: window.user, window: window.id, at: actionTime())
     do {
       action = try instance.scope.embed(instance.key.parameter, json, origin)
     } catch {

@@ -55,6 +55,10 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   var effectCseq: Int64
   var instances: [String: ScopeInstance] = [:]
   let startedAt = Date()
+  /// Reads the wall clock; tests step it back.
+  let wallClock: @Sendable () -> Date
+  /// The time of the last action reduced: no action is given (and logged with) an earlier one.
+  var lastActionTime: Date
   var windows: Set<WindowLink> = []
 
   /// The client id under which the daemon records the actions of effects and lifecycle.
@@ -90,8 +94,10 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   init(
     app: HostedApp<State, Action>, log: ActionLog, booted: BootedState<State>,
     snapshotInterval: Int64, logger: Logger, eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next(),
-    onFatal: @escaping @Sendable (String) -> Void
+    wallClock: @escaping @Sendable () -> Date = Date.init, onFatal: @escaping @Sendable (String) -> Void
   ) {
+    self.wallClock = wallClock
+    self.lastActionTime = booted.lastTime ?? .distantPast
     self.eventLoop = eventLoop
     self.executor = eventLoop.executor.asUnownedSerialExecutor()
     self.app = app
@@ -139,15 +145,16 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   }
 
   /// An action of the daemon's own: from an effect or the lifecycle.
-  func submitFromDaemon(_ action: Action, user: String, scope: String, at: Date = Date()) {
+  func submitFromDaemon(_ action: Action, user: String, scope: String, at: Date? = nil) {
     effectCseq += 1
+    let at = at ?? actionTime()
     guard let record = makeRecord(action, client: Self.daemonClient, cseq: effectCseq, user: user, scope: scope, at: at)
     else { return }
     submit(action, record: record, waiter: nil)
   }
 
   func makeRecord(
-    _ action: Action, client: String, cseq: Int64, user: String, scope: String, at: Date = Date()
+    _ action: Action, client: String, cseq: Int64, user: String, scope: String, at: Date
   ) -> LogRecord? {
     do {
       let json = String(decoding: try actionEncoder.encode(action), as: UTF8.self)
@@ -158,6 +165,16 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
       logger.error("an action could not be encoded for the log, and was dropped: \(error)")
       return nil
     }
+  }
+
+  /// The time an action happens at: the wall clock, except that it never goes back. A clock
+  /// stepped back (by NTP, or by hand) would otherwise log actions before the ones already
+  /// logged and show reducers time running backwards; instead actions keep the last time until
+  /// the clock catches up. Live and replayed reductions see the same time: it is in the log.
+  func actionTime() -> Date {
+    let now = max(wallClock(), lastActionTime)
+    lastActionTime = now
+    return now
   }
 
   /// Where running effects send their actions.

@@ -1,0 +1,61 @@
+import ConcordLog
+import ConcordWire
+import Foundation
+import Logging
+import SampleApp
+import Synchronization
+import Testing
+
+@testable import ConcordServer
+
+/// The wall clock can be stepped back (NTP, a person fixing the date); the log's times cannot.
+@Suite struct ActionTimeTests {
+  @Test func aClockSteppedBackNeverLogsAnActionBeforeTheLastOne() async throws {
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let clock = Mutex(start)
+    let log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
+
+    func host() throws -> some WindowHost {
+      Host(
+        app: SampleApp.hosted, log: log, booted: try SampleApp.hosted.boot(from: log, logger: Logger(label: "t")),
+        snapshotInterval: 1_000_000, logger: Logger(label: "t"), wallClock: { clock.withLock { $0 } },
+        onFatal: { Issue.record("the host stopped: \($0)") })
+    }
+    func increment(_ host: some WindowHost, cseq: Int64) async throws {
+      let window = WindowLink(id: "w\(cseq)", peer: PeerCredentials(pid: 1, uid: getuid(), gid: getgid()), close: {})
+      _ = await host.welcome(for: window)
+      await host.handle(.attach(scope: "counter", since: nil), from: window)
+      await host.handle(.send(scope: "counter", action: ["increment": [:]], client: "c", cseq: cseq), from: window)
+      try await waitUntil { log.lastSeq > 0 && (try? log.entry(client: "c", cseq: cseq)) != nil }
+    }
+
+    let first = try host()
+    clock.withLock { $0 = start.addingTimeInterval(10) }
+    try await increment(first, cseq: 1)
+    // An hour back: the next action keeps the last time rather than going back in the log.
+    clock.withLock { $0 = start.addingTimeInterval(10 - 3600) }
+    try await increment(first, cseq: 2)
+    #expect(try log.entry(client: "c", cseq: 2)?.record.at == start.addingTimeInterval(10))
+
+    // A restart with the clock still behind starts from the log's last time, not the clock's.
+    let second = try host()
+    try await increment(second, cseq: 3)
+    #expect(try log.entry(client: "c", cseq: 3)?.record.at == start.addingTimeInterval(10))
+    // Once the clock passes the last time again, actions take the clock's time.
+    clock.withLock { $0 = start.addingTimeInterval(20) }
+    try await increment(second, cseq: 4)
+    #expect(try log.entry(client: "c", cseq: 4)?.record.at == start.addingTimeInterval(20))
+
+    var times: [Date] = []
+    try log.forEachEntry { times.append($0.record.at) }
+    #expect(times == times.sorted(), "the log's times go back: \(times)")
+    #expect(try log.verify().isSound)
+  }
+
+  private func waitUntil(_ condition: () -> Bool) async throws {
+    for _ in 0..<400 where !condition() { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(condition(), "timed out")
+  }
+}
