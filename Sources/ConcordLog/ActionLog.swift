@@ -89,6 +89,7 @@ public final class ActionLog: Sendable {
         try migrator.migrate(database)
         return try ActionLog(path: url, database: database, keys: keys, meta: existing, options: options)
       }
+      try refuseToReplaceLostLog(at: url)
       try migrator.migrate(database)
       let (meta, keys) = try create(with: source, path: path)
       try database.write { db in try meta.save(db) }
@@ -100,6 +101,17 @@ public final class ActionLog: Sendable {
     } catch {
       throw openFailure(path: path, error)
     }
+  }
+
+  /// A database that holds no log, beside a checkpoint file that vouches for entries, is a log
+  /// whose data was lost (its `-wal` file deleted after a crash, say): a new log must not be
+  /// started over the evidence.
+  private static func refuseToReplaceLostLog(at url: URL) throws(LogError) {
+    let file = url.path + ".checkpoint"
+    guard let bytes = try DurableFile.read(file), let vouched = Checkpoint.parse(fileLine: bytes) else { return }
+    throw LogError.corruptEntry(
+      seq: 1,
+      reason: "truncated tail: \(url.path) holds no log, but \(file) vouches for entry \(vouched.checkpoint.seq) of log \(vouched.logID.hex) (was its -wal file deleted?); move the checkpoint file away to start a new log")
   }
 
   /// Why a database could not be opened: not a log at all, or a log that cannot be written.

@@ -69,9 +69,16 @@ extension ActionLog {
     tail.withLock { $0.checkpointedSeq = max($0.checkpointedSeq, checkpoint.seq) }
   }
 
-  /// Writes a final checkpoint. Call it at clean shutdown; the log may still be used afterwards.
+  /// Writes a final checkpoint and moves everything the WAL holds into the database file. Call
+  /// it at clean shutdown; the log may still be used afterwards.
+  ///
+  /// After a clean stop the database file alone holds the whole log: a `-wal` file deleted or
+  /// lost while the daemon is stopped takes nothing with it.
   public func close() throws(LogError) {
     try checkpoint()
+    try writing {
+      try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    }
   }
 
   /// The checkpoints in the database, oldest first.
