@@ -126,7 +126,7 @@ struct CrashSuite: ParsableCommand {
     for name in try FileManager.default.contentsOfDirectory(atPath: home.path) where name.hasPrefix("log.sqlite") || name == "key" {
       try FileManager.default.copyItem(at: home.appending(path: name), to: copy.appending(path: name))
     }
-    try SnapshotRemoval.removeSnapshots(from: copy.appending(path: "log.sqlite"))
+    try LogSurgery.removeSnapshots(from: copy.appending(path: "log.sqlite"))
     let replay = try DaemonUnderTest(home: copy, outputIn: work)
     defer { replay.stop() }
     try replay.waitUntilServing()

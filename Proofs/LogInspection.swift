@@ -31,3 +31,19 @@ struct LogInspection {
     }
   }
 }
+
+/// Whether a log's times only move forward.
+struct LogTimes {
+  var steppedBack = 0
+  var verifies: Bool
+
+  init(home: URL) throws {
+    let log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
+    verifies = try log.verify().isSound
+    var last = Date.distantPast
+    try log.forEachEntry { entry in
+      if entry.record.at < last { steppedBack += 1 }
+      last = max(last, entry.record.at)
+    }
+  }
+}

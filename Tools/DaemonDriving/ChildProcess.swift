@@ -10,9 +10,12 @@ public final class ChildProcess {
   public let process = Process()
   public let outputURL: URL
 
-  public init(_ executable: String, _ arguments: [String], outputIn directory: URL) throws {
+  public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], outputIn directory: URL) throws {
     process.executableURL = URL(filePath: executable)
     process.arguments = arguments
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     outputURL = directory.appending(path: "\(URL(filePath: executable).lastPathComponent)-\(UUID().uuidString.prefix(6)).out")
     _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
     let output = try FileHandle(forWritingTo: outputURL)

@@ -16,10 +16,15 @@ public final class DaemonUnderTest {
   }
 
   /// Starts the daemon; `ready` returns once it has answered a `hello`.
-  public init(home: URL, logLevel: String = "notice", arguments: [String] = [], outputIn directory: URL) throws {
+  /// Starts the daemon on `home` with the sample app; `environment` is added to this process's.
+  public init(
+    home: URL, logLevel: String = "notice", arguments: [String] = [], environment: [String: String] = [:],
+    outputIn directory: URL
+  ) throws {
     self.home = home
     child = try ChildProcess(
-      Self.binary, ["--home", home.path, "--log-level", logLevel, "--app", "sample"] + arguments, outputIn: directory)
+      Self.binary, ["--home", home.path, "--log-level", logLevel, "--app", "sample"] + arguments,
+      environment: environment, outputIn: directory)
   }
 
   public var pid: pid_t { child.process.processIdentifier }

@@ -1,0 +1,98 @@
+import ConcordClient
+import DaemonDriving
+import Foundation
+
+/// One fault the suite injects, what must happen, and what did.
+struct FaultScenario: Sendable {
+  var name: String
+  /// The guarantee: a clear error, or a correct recovery.
+  var expected: String
+  var run: @Sendable (FaultBench) throws -> Outcome
+
+  struct Outcome {
+    var observed: String
+    var held: Bool
+  }
+}
+
+/// A fresh home per scenario, and the moves scenarios share: start the daemon, drive it, read
+/// its log and state, and start it expecting a refusal.
+final class FaultBench {
+  let work: URL
+  let home: URL
+  /// Where the daemon's output goes: off the home's filesystem, which a scenario may fill.
+  let outputs: URL
+
+  init(work: URL, name: String, outputs: URL? = nil) throws {
+    self.work = work
+    self.outputs = outputs ?? work
+    home = work.appending(path: name.replacingOccurrences(of: " ", with: "-"))
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+  }
+
+  var log: URL { home.appending(path: "log.sqlite") }
+  var key: URL { home.appending(path: "key") }
+
+  /// Starts the daemon and waits until it serves.
+  func start(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> DaemonUnderTest {
+    let daemon = try DaemonUnderTest(home: home, arguments: arguments, environment: environment, outputIn: outputs)
+    try daemon.waitUntilServing(timeout: 30)
+    return daemon
+  }
+
+  /// Starts the daemon expecting it to refuse: its exit status and last line, or nil when it
+  /// served instead (and was stopped).
+  func startExpectingRefusal(_ arguments: [String] = []) throws -> (status: Int32, message: String)? {
+    let daemon = try DaemonUnderTest(home: home, arguments: arguments, outputIn: outputs)
+    if (try? daemon.waitUntilServing(timeout: 20)) != nil {
+      daemon.stop()
+      return nil
+    }
+    daemon.child.process.waitUntilExit()
+    let lines = daemon.child.output.split(separator: "\n").map(String.init)
+    return (daemon.child.process.terminationStatus, lines.last ?? "(nothing)")
+  }
+
+  /// Sends `count` increments from one window; returns the cseqs acknowledged (it stops at the
+  /// first error or when the daemon closes the connection).
+  func increment(_ count: Int, socket: String, client: String = "fault", from first: Int64 = 1) -> [Int64] {
+    guard let window = try? LineSocket.window(path: socket, scope: "counter") else { return [] }
+    var acknowledged: [Int64] = []
+    for cseq in first..<(first + Int64(count)) {
+      guard (try? window.sendIncrement(client: client, cseq: cseq)) != nil else { break }
+      var answered = false
+      while !answered, let line = try? window.readLine(timeout: 10) {
+        switch LineKind(ArraySlice(line.utf8)) {
+        case .ack: acknowledged.append(cseq); answered = true
+        case .update: continue
+        case .refused, .other: answered = true
+        }
+      }
+      if !answered || acknowledged.last != cseq { break }
+    }
+    return acknowledged
+  }
+
+  /// The counter of the daemon serving `socket`.
+  func counter(_ daemon: DaemonUnderTest) throws -> Int64 {
+    try ScopeReader.counter(socket: daemon.socketPath)
+  }
+
+  /// Runs `concord` (built beside this program) on this home; its exit status and output.
+  func concord(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let binary = URL(filePath: DaemonUnderTest.binary).deletingLastPathComponent().appending(path: "concord").path
+    let process = Process()
+    process.executableURL = URL(filePath: binary)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["CONCORD_HOME": home.path, "CONCORD_APP": "sample"]) { $1 }
+    let output = work.appending(path: "concord-\(UUID().uuidString.prefix(6)).out")
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: output)
+    process.standardOutput = handle
+    process.standardError = handle
+    try process.run()
+    process.waitUntilExit()
+    return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+  }
+}
