@@ -96,6 +96,11 @@ final class WindowChannelHandler: ChannelInboundHandler {
       host.assumeIsolated { $0.disconnected(link) }
       registry.remove(link)
     }
+    // The link's closures (its closer, its outbox's write signal) hold this handler, which
+    // holds the link: let go of it, or every window that ever connected stays in memory with
+    // its outbox.
+    link = nil
+    self.context = nil
     context.fireChannelInactive()
   }
 
