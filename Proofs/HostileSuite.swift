@@ -1,5 +1,103 @@
 import ArgumentParser
+import DaemonDriving
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A well-behaved window sends and measures its ack latency while, one at a time, a hostile peer
+/// does its worst: connects from another account, floods without reading, opens thousands of
+/// connections, or sends one byte a second. The daemon must stay responsive to the good window.
 struct HostileSuite: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "hostile", abstract: "Hostile.")
-  func run() throws {}
+  static let configuration = CommandConfiguration(
+    commandName: "hostile",
+    abstract: "Hostile peers, one at a time, while a good window measures its ack latency.",
+    subcommands: [OtherAccountPeer.self])
+
+  @Option(help: "Seconds the good window is measured during each attack.") var seconds = 5.0
+  @Option(help: "Connections the crowd opens.") var connections = 5_000
+  @Option(help: "Peers sending one byte a second.") var tricklers = 50
+
+  func run() throws {
+    let work = try DaemonUnderTest.makeHome()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let home = work.appending(path: "daemon")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let daemon = try DaemonUnderTest(home: home, outputIn: work)
+    try daemon.waitUntilServing()
+    defer { daemon.stop() }
+    let socket = daemon.socketPath
+    print("hostile peers: the good window is measured for \(seconds) s during each")
+
+    let attacks: [(name: String, attack: HostilePeers.Attack)] = [
+      ("no attack (baseline)", HostilePeers.idle),
+      ("a peer of another account connecting again and again", HostilePeers.otherAccount(socket: socket, home: home)),
+      ("a peer flooding sends without reading", HostilePeers.flood(socket: socket)),
+      ("a peer opening \(connections.formatted()) connections", HostilePeers.crowd(socket: socket, count: connections)),
+      ("\(tricklers) peers sending one byte a second", HostilePeers.trickle(socket: socket, peers: tricklers)),
+    ]
+    var table = SummaryTable(["attack", "good window acks/s", "p50", "p99", "max", "the attacker", "daemon RSS, fds after", "responsive"])
+    var baselineP99 = 0.0
+    var failures = 0
+    for (index, entry) in attacks.enumerated() {
+      print("• \(entry.name)…")
+      let stop = ClientMode()
+      let report = HostilePeers.Report()
+      let group = DispatchGroup()
+      onThread(group) { entry.attack(stop, report) }
+      usleep(500_000)  // the attack under way
+      let sample = try closedLoop(path: socket, clients: 1, seconds: seconds, warmup: 0, run: "good\(index)")
+      stop.set(.stop)
+      group.wait()
+      usleep(200_000)
+      let p99 = sample.percentile(0.99)
+      if index == 0 { baselineP99 = p99 }
+      // Responsive: at least one ack every 100 ms at worst, and a p99 within 5× the quiet one
+      // (or under 10 ms).
+      let responsive = daemon.isRunning && sample.latencies.count > 0 && (sample.latencies.max() ?? 0) < 100_000_000
+        && p99 <= max(10_000, 5 * baselineP99)
+      if !responsive { failures += 1 }
+      table.add([
+        entry.name, String(format: "%.0f", sample.perSecond), micro(sample.percentile(0.5)), micro(p99),
+        micro(Double(sample.latencies.max() ?? 0) / 1000), report.text,
+        "\(mebibytes(daemon.residentBytes)), \(daemon.openFileCount ?? 0)", responsive ? "yes" : "NO",
+      ])
+      print("  \(report.text); good window p99 \(micro(p99))")
+    }
+    table.print()
+    print(failures == 0 ? "\nthe daemon stayed responsive through every attack" : "\n\(failures) ATTACKS SLOWED THE GOOD WINDOW")
+    if failures > 0 { throw ExitCode(1) }
+  }
+}
+
+/// `concord-prove hostile other-account-peer`: connects again and again as another account and
+/// counts how the daemon answered (run by the hostile suite through setuid).
+struct OtherAccountPeer: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "other-account-peer", abstract: "Connect as another account (used by the hostile suite).",
+    shouldDisplay: false)
+
+  @Option var socket: String
+  @Option var uid: UInt32
+  @Option var gid: UInt32
+  @Option var seconds: Double
+
+  func run() throws {
+    guard setgid(gid) == 0, setuid(uid) == 0 else { throw DriveError("cannot become uid \(uid)") }
+    let end = monotonicNanoseconds() + UInt64(seconds * 1e9)
+    var refused = 0
+    var welcomed = 0
+    var failed = 0
+    while monotonicNanoseconds() < end {
+      guard let peer = try? LineSocket(path: socket) else {
+        failed += 1
+        continue
+      }
+      try? peer.write(#"{"type":"hello","protocol":1}"# + "\n")
+      let answer = (try? peer.readLine(timeout: 2)) ?? ""
+      if answer.contains("may not use this daemon") { refused += 1 } else if answer.contains("welcome") { welcomed += 1 }
+    }
+    print("\(refused) refused, \(welcomed) welcomed, \(failed) could not connect")
+  }
 }

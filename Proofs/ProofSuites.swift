@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 
+
 /// The long suites that prove what Concord guarantees, each bounded in time and ending with a
 /// summary table. They drive the release `concordd` built beside this program.
 ///

@@ -1,5 +1,95 @@
 import ArgumentParser
+import DaemonDriving
+import Foundation
+
+/// Clients send without pause and windows watch for a long while; every interval the suite
+/// reads the throughput, the daemon's resident memory and its open file descriptors. Clients
+/// connect anew each interval, so connections come and go all along.
 struct SoakSuite: ParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "soak", abstract: "Soak.")
-  func run() throws {}
+  static let configuration = CommandConfiguration(
+    commandName: "soak",
+    abstract: "Long steady load: throughput must stay steady, memory flat, file descriptors constant.")
+
+  @Option(help: "How long the load runs, in minutes.") var minutes = 10.0
+  @Option(help: "Clients sending concurrently, each with one action in flight.") var clients = 20
+  @Option(help: "Windows attached all along (on the counter, the notes and presence).") var windows = 50
+  @Option(help: "Seconds between two readings.") var interval = 10.0
+
+  struct Reading {
+    var second: Double
+    var acksPerSecond: Double
+    var p99: Double
+    var resident: Int?
+    var descriptors: Int?
+    var walBytes: Int?
+  }
+
+  func run() throws {
+    let work = try DaemonUnderTest.makeHome()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let home = work.appending(path: "daemon")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let daemon = try DaemonUnderTest(home: home, outputIn: work)
+    try daemon.waitUntilServing()
+    defer { daemon.stop() }
+    print("soak: \(clients) clients and \(windows) windows for \(minutes) minutes, a reading every \(interval) s")
+
+    let scopes = (0..<windows).map { ["counter", "notes", "presence"][$0 % 3] }
+    let watchers = WatchingWindows(socketPath: daemon.socketPath, scopes: scopes)
+    let mode = ClientMode()
+    let group = DispatchGroup()
+    onThread(group) { watchers.run(mode: mode) }
+
+    var readings: [Reading] = []
+    let started = monotonicNanoseconds()
+    let end = started + UInt64(minutes * 60 * 1e9)
+    var chunk = 0
+    while monotonicNanoseconds() < end {
+      chunk += 1
+      let sample = try closedLoop(path: daemon.socketPath, clients: clients, seconds: interval, warmup: 0, run: "soak\(chunk)")
+      let reading = Reading(
+        second: Double(monotonicNanoseconds() - started) / 1e9, acksPerSecond: sample.perSecond,
+        p99: sample.percentile(0.99), resident: daemon.residentBytes, descriptors: daemon.openFileCount,
+        walBytes: (try? FileManager.default.attributesOfItem(atPath: home.path + "/log.sqlite-wal"))?[.size] as? Int)
+      readings.append(reading)
+      print(
+        String(format: "%6.0f s  %8.0f acks/s  p99 %@  rss %@  fds %@  wal %@", reading.second, reading.acksPerSecond,
+          micro(reading.p99), mebibytes(reading.resident), reading.descriptors.map(String.init) ?? "–", mebibytes(reading.walBytes)))
+      guard daemon.isRunning else { throw DriveError("the daemon exited: \(daemon.child.output)") }
+    }
+    mode.set(.stop)
+    group.wait()
+    report(readings, updates: watchers.updates)
+  }
+
+  private func report(_ readings: [Reading], updates: Int) {
+    guard let first = readings.first, let last = readings.last else { return }
+    let middle = readings[readings.count / 2]
+    let rates = readings.map(\.acksPerSecond)
+    let mean = rates.reduce(0, +) / Double(rates.count)
+    // Steady: no interval more than 25% off the mean. Flat: the second half grows memory by
+    // less than 10% (the first readings include warming caches and the log's pages).
+    let steady = rates.allSatisfy { abs($0 - mean) <= 0.25 * mean }
+    let growth = Double((last.resident ?? 0) - (middle.resident ?? 0)) / Double(max(1, middle.resident ?? 1))
+    let flat = growth < 0.10
+    let descriptorsKept = (last.descriptors ?? 0) <= (first.descriptors ?? 0) + 2
+    var table = SummaryTable(["soak", "figure", "must be"])
+    table.add(["duration", String(format: "%.0f s (%d readings)", last.second, readings.count), ""])
+    table.add(["load", "\(clients) clients, \(windows) windows (\(updates) updates read)", ""])
+    table.add([
+      "acks/s: mean, min, max",
+      String(format: "%.0f, %.0f, %.0f", mean, rates.min() ?? 0, rates.max() ?? 0), "each within 25% of the mean: \(steady ? "yes" : "NO")",
+    ])
+    table.add(["ack p99: first, middle, last", "\(micro(first.p99)), \(micro(middle.p99)), \(micro(last.p99))", ""])
+    table.add([
+      "daemon RSS: start, middle, end", "\(mebibytes(first.resident)), \(mebibytes(middle.resident)), \(mebibytes(last.resident))",
+      String(format: "second half grows < 10%%: %@ (%+.1f%%)", flat ? "yes" : "NO", growth * 100),
+    ])
+    table.add([
+      "daemon file descriptors: start, end", "\(first.descriptors ?? 0), \(last.descriptors ?? 0)",
+      "no growth: \(descriptorsKept ? "yes" : "NO")",
+    ])
+    table.print()
+    print(steady && flat && descriptorsKept ? "\nsteady, flat and without leaks" : "\nTHE SOAK FOUND A PROBLEM")
+  }
 }

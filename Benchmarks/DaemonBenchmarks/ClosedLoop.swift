@@ -5,48 +5,6 @@ import Foundation
 import Glibc
 #endif
 
-/// `clients` windows on the counter, each with one `send` in flight at a time, on one thread
-/// with poll(2): the closed loop of `redis-benchmark -c N`. Counts acknowledged (durable)
-/// actions over `seconds`, after a warm-up.
-func closedLoop(path: String, clients: Int, seconds: Double, warmup: Double = 0.5, run: String) throws -> LatencySample {
-  let sockets = try (0..<clients).map { _ in try LineSocket.window(path: path, scope: "counter") }
-  let names = (0..<clients).map { "bench-\(run)-\($0)" }
-  var cseq = [Int64](repeating: 0, count: clients)
-  var sentAt = [UInt64](repeating: 0, count: clients)
-  func send(_ index: Int) throws {
-    cseq[index] += 1
-    sentAt[index] = monotonicNanoseconds()
-    try sockets[index].sendIncrement(client: names[index], cseq: cseq[index])
-  }
-  sockets.forEach { $0.setNonBlocking() }
-  for index in 0..<clients { try send(index) }
-
-  var pollers = sockets.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-  var latencies: [UInt64] = []
-  latencies.reserveCapacity(2_000_000)
-  let measureFrom = monotonicNanoseconds() + UInt64(warmup * 1e9)
-  let measureUntil = measureFrom + UInt64(seconds * 1e9)
-  while true {
-    let ready = poll(&pollers, nfds_t(pollers.count), 1000)
-    let now = monotonicNanoseconds()
-    if now >= measureUntil { break }
-    guard ready > 0 else { continue }
-    for index in pollers.indices where pollers[index].revents != 0 {
-      guard try sockets[index].fill() else { throw DriveError("the daemon closed window \(index)") }
-      while let line = sockets[index].nextLine() {
-        switch LineKind(line) {
-        case .ack, .refused:
-          if now >= measureFrom { latencies.append(now - sentAt[index]) }
-          try send(index)
-        case .update: continue
-        case .other: throw DriveError("unexpected: \(String(decoding: line, as: UTF8.self))")
-        }
-      }
-    }
-  }
-  return LatencySample(latencies: latencies, seconds: seconds)
-}
-
 /// One sender and `windows` windows on the counter: each round sends one increment and
 /// measures the time from the send until every window has its update.
 func fanOut(path: String, windows count: Int, rounds: Int, run: String) throws -> (toAll: LatencySample, ack: LatencySample) {

@@ -1,0 +1,117 @@
+import DaemonDriving
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The attacks of the hostile suite. Each runs on its own thread until told to stop, and says
+/// in a few words what it managed.
+enum HostilePeers {
+  typealias Attack = @Sendable (ClientMode, Report) -> Void
+
+  /// What an attacker says it did.
+  final class Report: Sendable {
+    private let words = Mutex("")
+    var text: String { words.withLock { $0 } }
+    func say(_ text: String) { words.withLock { $0 = text } }
+  }
+
+  static let idle: Attack = { stop, report in
+    while stop.current != .stop { usleep(10_000) }
+    report.say("–")
+  }
+
+  /// Runs this program as `nobody` connecting in a loop; the socket is opened to others for the
+  /// while, so only the daemon's peer check stands in the way.
+  static func otherAccount(socket: String, home: URL) -> Attack {
+    { stop, report in
+      guard getuid() == 0, let nobody = getpwnam("nobody") else {
+        report.say("skipped: becoming another account needs root")
+        return
+      }
+      chmod(home.path, 0o711)
+      chmod(socket, 0o666)
+      defer {
+        chmod(socket, 0o600)
+        chmod(home.path, 0o700)
+      }
+      let process = Process()
+      process.executableURL = URL(filePath: CommandLine.arguments[0])
+      process.arguments = [
+        "hostile", "other-account-peer", "--socket", socket, "--uid", "\(nobody.pointee.pw_uid)",
+        "--gid", "\(nobody.pointee.pw_gid)", "--seconds", "600",
+      ]
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = output
+      guard (try? process.run()) != nil else { return report.say("could not start the peer") }
+      while stop.current != .stop { usleep(10_000) }
+      kill(process.processIdentifier, SIGINT)
+      process.waitUntilExit()
+      let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      report.say(text.isEmpty ? "the peer said nothing" : "as nobody: " + text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+  }
+
+  /// Attaches, then writes sends as fast as the socket takes them and never reads an answer.
+  static func flood(socket: String) -> Attack {
+    { stop, report in
+      guard let peer = try? LineSocket.window(path: socket, scope: "counter") else { return report.say("could not connect") }
+      peer.setNonBlocking()
+      var cseq: Int64 = 0
+      var sentBytes = 0
+      var closed = false
+      while stop.current != .stop && !closed {
+        var batch: [UInt8] = []
+        for _ in 0..<64 {
+          cseq += 1
+          batch += Array(#"{"action":{"increment":{}},"client":"flood","cseq":\#(cseq),"scope":"counter","type":"send"}"#.utf8) + [10]
+        }
+        let written = batch.withUnsafeBytes { send(peer.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        if written > 0 { sentBytes += written } else if errno == EAGAIN { usleep(1_000) } else { closed = true }
+      }
+      report.say("wrote \(mebibytes(sentBytes)), read nothing; \(closed ? "the daemon closed it" : "still connected")")
+    }
+  }
+
+  /// Opens `count` connections, says hello on each, holds them, then drops them all.
+  static func crowd(socket: String, count: Int) -> Attack {
+    { stop, report in
+      var peers: [LineSocket] = []
+      var failures = 0
+      for _ in 0..<count where stop.current != .stop {
+        guard let peer = try? LineSocket(path: socket) else {
+          failures += 1
+          continue
+        }
+        try? peer.write(#"{"type":"hello","protocol":1}"# + "\n")
+        peers.append(peer)
+      }
+      let opened = peers.count
+      while stop.current != .stop { usleep(10_000) }
+      peers.removeAll()
+      report.say("\(opened) open at once" + (failures > 0 ? ", \(failures) refused by the system" : ""))
+    }
+  }
+
+  /// `peers` connections each sending a hello one byte a second.
+  static func trickle(socket: String, peers count: Int) -> Attack {
+    { stop, report in
+      let peers = (0..<count).compactMap { _ in try? LineSocket(path: socket) }
+      let hello = Array(#"{"type":"hello","protocol":1}"#.utf8) + [10]
+      var sent = 0
+      var lastByte = monotonicNanoseconds()
+      while stop.current != .stop {
+        if monotonicNanoseconds() - lastByte >= 1_000_000_000 {
+          lastByte = monotonicNanoseconds()
+          for peer in peers { try? peer.write([hello[sent % hello.count]]) }
+          sent += 1
+        }
+        usleep(10_000)
+      }
+      report.say("\(peers.count) peers, \(sent) bytes each")
+    }
+  }
+}
