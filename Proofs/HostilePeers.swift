@@ -23,32 +23,32 @@ enum HostilePeers {
     report.say("–")
   }
 
-  /// Runs this program as `nobody` connecting in a loop; the socket is opened to others for the
-  /// while, so only the daemon's peer check stands in the way.
-  static func otherAccount(socket: String, home: URL) -> Attack {
+  /// Runs this program as `nobody` connecting in a loop for `seconds`; the socket is opened to
+  /// others for the while, so only the daemon's peer check stands in the way.
+  static func otherAccount(socket: String, home: URL, seconds: Double) -> Attack {
     { stop, report in
       guard getuid() == 0, let nobody = getpwnam("nobody") else {
         report.say("skipped: becoming another account needs root")
         return
       }
-      chmod(home.path, 0o711)
+      let work = home.deletingLastPathComponent()
+      for directory in [work, home] { chmod(directory.path, 0o711) }
       chmod(socket, 0o666)
       defer {
         chmod(socket, 0o600)
-        chmod(home.path, 0o700)
+        for directory in [work, home] { chmod(directory.path, 0o700) }
       }
       let process = Process()
       process.executableURL = URL(filePath: CommandLine.arguments[0])
       process.arguments = [
         "hostile", "other-account-peer", "--socket", socket, "--uid", "\(nobody.pointee.pw_uid)",
-        "--gid", "\(nobody.pointee.pw_gid)", "--seconds", "600",
+        "--gid", "\(nobody.pointee.pw_gid)", "--for", "\(seconds)",
       ]
       let output = Pipe()
       process.standardOutput = output
       process.standardError = output
       guard (try? process.run()) != nil else { return report.say("could not start the peer") }
-      while stop.current != .stop { usleep(10_000) }
-      kill(process.processIdentifier, SIGINT)
+      // It stops by itself, once the good window's measurement is over.
       process.waitUntilExit()
       let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       report.say(text.isEmpty ? "the peer said nothing" : "as nobody: " + text.trimmingCharacters(in: .whitespacesAndNewlines))

@@ -32,7 +32,7 @@ struct HostileSuite: ParsableCommand {
 
     let attacks: [(name: String, attack: HostilePeers.Attack)] = [
       ("no attack (baseline)", HostilePeers.idle),
-      ("a peer of another account connecting again and again", HostilePeers.otherAccount(socket: socket, home: home)),
+      ("a peer of another account connecting again and again", HostilePeers.otherAccount(socket: socket, home: home, seconds: seconds + 0.6)),
       ("a peer flooding sends without reading", HostilePeers.flood(socket: socket)),
       ("a peer opening \(connections.formatted()) connections", HostilePeers.crowd(socket: socket, count: connections)),
       ("\(tricklers) peers sending one byte a second", HostilePeers.trickle(socket: socket, peers: tricklers)),
@@ -81,17 +81,18 @@ struct OtherAccountPeer: ParsableCommand {
   @Option var socket: String
   @Option var uid: UInt32
   @Option var gid: UInt32
-  @Option var seconds: Double
+  @Option(name: .customLong("for")) var duration: Double
 
   func run() throws {
     guard setgid(gid) == 0, setuid(uid) == 0 else { throw DriveError("cannot become uid \(uid)") }
-    let end = monotonicNanoseconds() + UInt64(seconds * 1e9)
+    let end = monotonicNanoseconds() + UInt64(duration * 1e9)
     var refused = 0
     var welcomed = 0
     var failed = 0
     while monotonicNanoseconds() < end {
       guard let peer = try? LineSocket(path: socket) else {
         failed += 1
+        usleep(1_000)
         continue
       }
       try? peer.write(#"{"type":"hello","protocol":1}"# + "\n")
