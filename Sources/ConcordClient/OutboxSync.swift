@@ -97,9 +97,13 @@ public enum OutboxSync {
     _ action: QueuedAction, outbox: Outbox, over connection: ClientConnection, attached: inout Set<String>,
     other: (ServerMessage) -> Void
   ) throws(ClientError) -> Outcome {
+    // Why the scope cannot be attached (it names nothing now), if it cannot. The action is sent
+    // all the same: it may be a retry of one the daemon applied before the scope went, and the
+    // daemon answers a retry with the original outcome; a new one it turns away as not attached.
+    var unattachable: String?
     if !attached.contains(action.scope) {
-      if let reason = try attach(action.scope, over: connection, other: other) { return .refused(reason: reason) }
-      attached.insert(action.scope)
+      unattachable = try attach(action.scope, over: connection, other: other)
+      if unattachable == nil { attached.insert(action.scope) }
     }
     try connection.send(.send(scope: action.scope, action: action.action, client: outbox.clientID, cseq: action.cseq))
     while true {
@@ -112,7 +116,7 @@ public enum OutboxSync {
       case let .error(code, text, cseq) where cseq == action.cseq:
         // The daemon could not save it: keep it for later. Anything else it can never take.
         if code == .unavailable { throw .unreachable(text) }
-        return .refused(reason: text)
+        return .refused(reason: code == .notAttached ? unattachable ?? text : text)
       default:
         other(message)
       }

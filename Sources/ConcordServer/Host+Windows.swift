@@ -128,18 +128,8 @@ extension Host {
     guard client != Self.daemonClient, !client.isEmpty else {
       return window.send(.error(code: .badMessage, message: "the client id \"\(client)\" is reserved", cseq: cseq))
     }
-    guard let instance = instances[scopeName], instance.windows.contains(window) else {
-      return window.send(
-        .error(code: .notAttached, message: "attach to \(scopeName) before sending its actions", cseq: cseq))
-    }
-    let action: Action
-    let origin = ActionOrigin(user: window.user, window: window.id, at: actionTime())
-    do {
-      action = try instance.scope.embed(instance.key.parameter, json, origin)
-    } catch {
-      return window.send(
-        .error(code: .badAction, message: "not an action of \(scopeName): \(WireCoding.describe(error))", cseq: cseq))
-    }
+    // A retry gets the original answer whatever became of its scope: the element it was sent to
+    // may be gone by now (the scope names nothing, so the window could not attach it again).
     let key = ActionKey(client: client, cseq: cseq)
     if waiters[key] != nil {
       // A retry of an action still on its way to the log: answered with it.
@@ -154,6 +144,18 @@ extension Host {
       } catch {
         return window.send(.error(code: .unavailable, message: "the log could not be read: \(error)", cseq: cseq))
       }
+    }
+    guard let instance = instances[scopeName], instance.windows.contains(window) else {
+      return window.send(
+        .error(code: .notAttached, message: "attach to \(scopeName) before sending its actions", cseq: cseq))
+    }
+    let action: Action
+    let origin = ActionOrigin(user: window.user, window: window.id, at: actionTime())
+    do {
+      action = try instance.scope.embed(instance.key.parameter, json, origin)
+    } catch {
+      return window.send(
+        .error(code: .badAction, message: "not an action of \(scopeName): \(WireCoding.describe(error))", cseq: cseq))
     }
     highestCseq[client] = max(highestCseq[client] ?? cseq, cseq)
     guard
