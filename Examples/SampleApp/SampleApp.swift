@@ -59,13 +59,22 @@ public enum SampleApp {
   public static let counterReducer = Reducer<Int, CounterAction, Void> { count, action, _ in
     switch action {
     case .increment:
-      count += 1
+      return add(1, to: &count)
     case .decrement:
       guard count > 0 else { return .refuse("the counter is already at zero") }
       count -= 1
     case let .add(amount):
-      count += amount
+      return add(amount, to: &count)
     }
+    return .none
+  }
+
+  /// Adds `amount`, refusing a sum past the ends of `Int`: a number typed by anyone must not
+  /// stop the daemon.
+  static func add(_ amount: Int, to count: inout Int) -> Effect<CounterAction> {
+    let (sum, overflow) = count.addingReportingOverflow(amount)
+    guard !overflow else { return .refuse("the counter cannot go past \(amount < 0 ? Int.min : Int.max)") }
+    count = sum
     return .none
   }
 

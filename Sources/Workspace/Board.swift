@@ -128,10 +128,12 @@ extension Board {
       let staying = source?.id == target.id
       if !staying, target.isFull { return .refuse(fullColumn(target)) }
       var cardsThere = target.cards.filter { $0 != id }
-      let slot = position.map { $0 - 1 } ?? cardsThere.count
-      guard slot >= 0, slot <= cardsThere.count else {
-        return .refuse("\(target.name) has room for positions 1 to \(cardsThere.count + 1), not \(position ?? 0)")
+      // Checked before the position becomes an index: a window may send any Int, and Int.min - 1
+      // would trap (in the daemon).
+      if let position, !(1...cardsThere.count + 1).contains(position) {
+        return .refuse("\(target.name) has room for positions 1 to \(cardsThere.count + 1), not \(position)")
       }
+      let slot = position.map { $0 - 1 } ?? cardsThere.count
       if staying, target.cards.firstIndex(of: id) == slot { return .refuse("#\(id) is already there") }
       cardsThere.insert(id, at: slot)
       if let source, !staying { board.columns[id: source.id]?.cards.removeAll { $0 == id } }

@@ -72,8 +72,14 @@ extension Reminders {
   /// One card's timer, replacing the one it had.
   static func timer(card: Int, due: Date, environment: Workspace.Environment) -> Effect<Workspace.Action> {
     Effect.run { send in
-      let wait = due.timeIntervalSince(environment.now())
-      if wait > 0 { try await environment.clock.sleep(for: .milliseconds(Int64((wait * 1000).rounded(.up)))) }
+      // A day at most at a time: a window may set any date, and the wait until one no clock
+      // reaches (year 10^292) is no whole number of milliseconds; converting it would trap, in
+      // the daemon, and again at every boot (which sets the timers again).
+      var wait = due.timeIntervalSince(environment.now())
+      while wait > 0 {
+        try await environment.clock.sleep(for: .milliseconds(Int64((min(wait, 86_400) * 1000).rounded(.up))))
+        wait = due.timeIntervalSince(environment.now())
+      }
       await send(.reminders(.fellDue(card: card, due: due)))
     }
     .cancellable(id: ReminderTimer(card: card), cancelInFlight: true)

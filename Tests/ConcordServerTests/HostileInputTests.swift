@@ -77,6 +77,24 @@ import Testing
     try stillServed()
   }
 
+  @Test func aSumPastTheEndOfIntIsRefusedNotACrash() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let peer = try RawPeer(path: daemon.socketPath)
+    try peer.hello()
+    _ = try peer.attach("counter")
+    let huge: JSONValue = .object(["add": .object(["amount": .number(4_611_686_018_427_387_904)])])  // 2^62
+    try peer.send(.send(scope: "counter", action: huge, client: "big", cseq: 1))
+    try peer.receive { if case .ack(_, 1, _) = $0 { true } else { false } }
+    try peer.send(.send(scope: "counter", action: huge, client: "big", cseq: 2))
+    let answers = try peer.receive { if case .refused(_, 2, _, _) = $0 { true } else { false } }
+    guard case let .refused(_, _, _, reason)? = answers.last else { return }
+    #expect(reason.contains("cannot go past"))
+    // The daemon is still there, and the refusal changed nothing.
+    try peer.send(.send(scope: "counter", action: .object(["decrement": .object([:])]), client: "big", cseq: 3))
+    try peer.receive { if case .ack(_, 3, _) = $0 { true } else { false } }
+  }
+
   @Test func aWindowThatStopsReadingDoesNotSlowTheOthers() throws {
     let daemon = try DaemonProcess().start()
     defer { daemon.removeHome() }
