@@ -173,7 +173,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ConcordServerTests",
-      dependencies: ["ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp"]
+      dependencies: ["ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp", "Workspace"]
     ),
     .testTarget(
       name: "ConcordLogTests",

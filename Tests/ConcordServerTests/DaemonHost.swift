@@ -1,0 +1,31 @@
+// No Foundation here: it has a `Host` of its own, and the daemon's is wanted. (The same file is
+// in ConcordServerTests and WorkspaceTests: keep the two the same.)
+import ConcordLog
+import Synchronization
+
+@testable import ConcordServer
+
+/// The daemon's host of one app (`Host` in ConcordServer), by a name Foundation does not use.
+typealias DaemonHost<State: Codable & Sendable, Action: Codable & Sendable> = Host<State, Action>
+
+extension Host {
+  /// The committed seq and state, read together.
+  var committedNow: (seq: Int64, state: State) { (committedSeq, committedState) }
+
+  /// The highest cseq of each client, and the last one the daemon gave its own actions.
+  var cseqs: (clients: [String: Int64], daemon: Int64) { (highestCseq, effectCseq) }
+
+  /// Returns once everything queued on the commit thread so far (commits, snapshots) is done.
+  func afterQueuedCommits() async {
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      committer.run({ () throws(LogError) in () }, thenOn: eventLoop) { _ in done.resume() }
+    }
+  }
+}
+
+/// The first reason a host gave for stopping.
+final class FatalReason: Sendable {
+  private let value = Mutex<String?>(nil)
+  func set(_ reason: String) { value.withLock { $0 = $0 ?? reason } }
+  var reason: String? { value.withLock { $0 } }
+}
