@@ -157,29 +157,32 @@ let package = Package(
     .executableTarget(
       name: "ProofSuites",
       dependencies: [
-        "ConcordLog", "ConcordClient", "ConcordWire", "DaemonDriving",
+        "ConcordLog", "ConcordClient", "ConcordWire", "DaemonDriving", "PropertyRandom",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       path: "Proofs"
     ),
+    // Seeded randomness shared by the property tests and the proof suites: a seed replays a case.
+    .target(name: "PropertyRandom", path: "Tests/PropertyRandom"),
     .testTarget(
       name: "ConcordTests",
       dependencies: [
         "Concord",
         "ConcordTesting",
+        "PropertyRandom",
         .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),
     .testTarget(
       name: "ConcordServerTests",
-      dependencies: ["ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp", "Workspace"]
+      dependencies: ["ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp", "Workspace", "PropertyRandom"]
     ),
     .testTarget(
       name: "ConcordLogTests",
       dependencies: ["ConcordLog", .product(name: "GRDB", package: "GRDB.swift")]
     ),
-    .testTarget(name: "ConcordWireTests", dependencies: ["ConcordWire"]),
+    .testTarget(name: "ConcordWireTests", dependencies: ["ConcordWire", "PropertyRandom"]),
     .testTarget(
       name: "WorkspaceTests",
       dependencies: [

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DaemonDriving
 import Foundation
+import PropertyRandom
 
 /// Round after round: clients send through their outboxes, windows watch, the daemon is killed
 /// with SIGKILL — at a random moment, just after a snapshot is due, or just after a checkpoint
@@ -28,7 +29,7 @@ struct CrashSuite: ParsableCommand {
 
   func run() throws {
     let seed = self.seed ?? UInt64.random(in: 1...UInt64.max)
-    var random = SplitMix64(seed: seed)
+    var random = PropertyRandom(seed: seed)
     let work = try DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: work) }
     let home = work.appending(path: "daemon")
@@ -96,7 +97,7 @@ struct CrashSuite: ParsableCommand {
   }
 
   /// Waits for the round's kill moment; false when an aimed moment was not reached in 10 s.
-  private func waitForKillMoment(_ moment: KillMoment, senders: [OutboxClient], random: inout SplitMix64) throws -> Bool {
+  private func waitForKillMoment(_ moment: KillMoment, senders: [OutboxClient], random: inout PropertyRandom) throws -> Bool {
     func highestSeq() -> Int64 { senders.map(\.progress.highestSeq).max() ?? 0 }
     switch moment {
     case .random:

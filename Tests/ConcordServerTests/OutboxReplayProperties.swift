@@ -3,6 +3,7 @@ import ConcordLog
 import ConcordWire
 import Foundation
 import SampleApp
+import PropertyRandom
 import Testing
 
 @testable import ConcordServer

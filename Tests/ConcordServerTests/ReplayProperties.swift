@@ -2,6 +2,7 @@ import ConcordLog
 import ConcordWire
 import Foundation
 import SampleApp
+import PropertyRandom
 import Testing
 
 @testable import ConcordServer

@@ -1,6 +1,7 @@
 import ConcordLog
 import ConcordWire
 import Foundation
+import PropertyRandom
 import Testing
 
 @testable import ConcordServer

@@ -1,6 +1,7 @@
 import CasePaths
 import Concord
 import IdentifiedCollections
+import PropertyRandom
 import Testing
 
 /// A feature that works through a scoped store — a counter panel, one row of a list, an editor

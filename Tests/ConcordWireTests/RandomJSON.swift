@@ -1,4 +1,5 @@
 import ConcordWire
+import PropertyRandom
 
 /// Random JSON documents, and random edits of them, for property tests.
 ///
@@ -6,10 +7,10 @@ import ConcordWire
 /// interesting case for a diff) and so that edits collide: a new key that already exists, an
 /// inserted id that duplicates one, an element that loses its id.
 struct RandomJSON {
-  var random: SplitMix64
+  var random: PropertyRandom
 
   init(seed: UInt64) {
-    random = SplitMix64(seed: seed)
+    random = PropertyRandom(seed: seed)
   }
 
   static let keys = ["a", "b", "c", "id", "title", "done", "x y", "é", "\"q\"", "", "0"]
