@@ -12,8 +12,8 @@
 # The first build takes several minutes; it goes to .build-fuzz (git-ignored), never .build.
 # Each run writes to .build-fuzz/runs/<time>/: the new corpus entries of each fuzzer
 # (corpus/<fuzzer>/), its findings (findings/<fuzzer>/crash-*, leak-*, timeout-*, oom-*) and its
-# log (<fuzzer>.log). Replay a finding with `.build-fuzz/release/<fuzzer> <file>`; minimize it
-# with `.build-fuzz/release/<fuzzer> -minimize_crash=1 -runs=10000 <file>`.
+# log (<fuzzer>.log). Replay a finding with `SWIFT_BACKTRACE=enable=no .build-fuzz/release/<fuzzer>
+# <file>`; minimize it with `... <fuzzer> -minimize_crash=1 -runs=10000 <file>`.
 #
 # Environment: FUZZ_MAX_LEN (default 4096 bytes), FUZZ_TIMEOUT (seconds one input may take,
 # default 10), FUZZ_RSS_MB (default 2048).
@@ -74,8 +74,9 @@ for fuzzer in "${fuzzers[@]}"; do
   started=$(date +%s)
   # New inputs go to the first directory ($corpus); Fuzz/Corpus/$fuzzer seeds it, read-only.
   # LeakSanitizer is on (libFuzzer checks each input that allocates more than it frees);
-  # -malloc_limit_mb makes one huge allocation an oom-* finding of its own.
-  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+  # -malloc_limit_mb makes one huge allocation an oom-* finding of its own. Swift's own crash
+  # backtracer is off: it reads memory ASan guards and buries the report under one of its own.
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
     "$bin/$fuzzer" "$corpus" "Fuzz/Corpus/$fuzzer" \
     -max_total_time="$seconds" -max_len="$max_len" -timeout="$timeout" -rss_limit_mb="$rss_mb" \
     -malloc_limit_mb="$rss_mb" -dict="Fuzz/Dictionaries/$fuzzer.dict" \
@@ -100,7 +101,7 @@ for fuzzer in "${fuzzers[@]}"; do
 
   if $merge && [[ $found -eq 0 ]]; then
     before=$(find "Fuzz/Corpus/$fuzzer" -type f | wc -l)
-    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} "$bin/$fuzzer" -merge=1 -max_len="$max_len" \
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} "$bin/$fuzzer" -merge=1 -max_len="$max_len" \
       -close_fd_mask=1 "Fuzz/Corpus/$fuzzer" "$corpus" >"$run/$fuzzer.merge.log" 2>&1
     echo "   merged: Fuzz/Corpus/$fuzzer $before -> $(find "Fuzz/Corpus/$fuzzer" -type f | wc -l) files"
   fi

@@ -195,10 +195,16 @@ public struct CommandWords: Sendable {
     return all[index]
   }
 
-  /// The word at `index` as an integer.
+  /// The largest integer, either way, that a command takes: actions travel as JSON, whose
+  /// numbers are doubles, so a larger one would not reach the daemon as typed (it would arrive
+  /// rounded, or, from 2^63 - 512 on, not decode as an integer at all).
+  public static let largestInteger = 1 << 53
+
+  /// The word at `index` as an integer, at most ``largestInteger`` either way.
   public func integer(_ index: Int, _ what: String = "a number") throws -> Int {
     let text = try word(index, what)
     guard let value = Int(text) else { throw CommandError("\(what) must be a number, not \"\(text)\"") }
+    guard value.magnitude <= Self.largestInteger else { throw CommandError("\(what) is too large: \(text)") }
     return value
   }
 

@@ -48,7 +48,9 @@ extension CommandWords {
   /// The card number at `index`, written `42` or `#42`.
   func card(_ index: Int) throws -> Int {
     let text = try word(index, "the card's number")
-    guard let number = Int(text.hasPrefix("#") ? String(text.dropFirst()) : text), number > 0 else {
+    guard let number = Int(text.hasPrefix("#") ? String(text.dropFirst()) : text), number > 0,
+      number <= CommandWords.largestInteger
+    else {
       throw CommandError("a card is named by its number, such as 42 or #42, not \"\(text)\"")
     }
     return number
