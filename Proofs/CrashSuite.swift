@@ -32,8 +32,7 @@ struct CrashSuite: ParsableCommand {
     var random = PropertyRandom(seed: seed)
     let work = try DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: work) }
-    let home = work.appending(path: "daemon")
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let home = try DaemonUnderTest.makeHome(named: "daemon", in: work)
     print("crash suite: \(rounds) rounds, \(clients) clients, \(windows) windows, seed \(seed), home \(home.path)")
 
     let arguments = ["--snapshot-interval", "\(snapshotInterval)"]
@@ -121,8 +120,7 @@ struct CrashSuite: ParsableCommand {
   /// Copies the stopped daemon's log, deletes the copy's snapshots, boots a daemon on the copy
   /// (every entry replayed) and reads its counter.
   private func fullReplayCounter(of home: URL, in work: URL) throws -> Int64 {
-    let copy = work.appending(path: "replay-\(UUID().uuidString.prefix(6))")
-    try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let copy = try DaemonUnderTest.makeHome(named: "replay-\(UUID().uuidString.prefix(6))", in: work)
     defer { try? FileManager.default.removeItem(at: copy) }
     for name in try FileManager.default.contentsOfDirectory(atPath: home.path) where name.hasPrefix("log.sqlite") || name == "key" {
       try FileManager.default.copyItem(at: home.appending(path: name), to: copy.appending(path: name))

@@ -26,8 +26,7 @@ final class FaultBench {
   init(work: URL, name: String, outputs: URL? = nil) throws {
     self.work = work
     self.outputs = outputs ?? work
-    home = work.appending(path: name.replacingOccurrences(of: " ", with: "-"))
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    home = try DaemonUnderTest.makeHome(named: name.replacingOccurrences(of: " ", with: "-"), in: work)
   }
 
   var log: URL { home.appending(path: "log.sqlite") }
@@ -76,6 +75,14 @@ final class FaultBench {
   /// The counter of the daemon serving `socket`.
   func counter(_ daemon: DaemonUnderTest) throws -> Int64 {
     try ScopeReader.counter(socket: daemon.socketPath)
+  }
+
+  /// Starts the daemon, reads its counter and stops it: what a scenario checks once the fault
+  /// is undone (or recovered from).
+  func counterAfterRestart(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> Int64 {
+    let daemon = try start(arguments, environment: environment)
+    defer { daemon.stop() }
+    return try counter(daemon)
   }
 
   /// Runs `concord` (built beside this program) on this home; its exit status and output.

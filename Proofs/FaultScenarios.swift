@@ -31,9 +31,7 @@ enum FaultScenarios {
     _ = try runToEnd("/bin/mount", ["-o", "remount,size=64m", mount.path])
     let inspection = try LogInspection(home: home.home)
     let kept = acknowledged.filter { inspection.appearances[.init(client: "fault", cseq: $0)] == 1 }.count
-    let restarted = try home.start()
-    defer { restarted.stop() }
-    let counter = try home.counter(restarted)
+    let counter = try home.counterAfterRestart()
     return .init(
       observed: "\(acknowledged.count) acknowledged, then stopped (status \(daemon.child.process.terminationStatus)): \"\(stoppedWith.suffix(120))\"; "
         + "with space again: \(kept) of them in the log once, counter \(counter), verify \(inspection.verification == nil ? "passes" : "FAILS")",
@@ -54,9 +52,7 @@ enum FaultScenarios {
     }
     let refusal = try bench.startExpectingRefusal()
     _ = try runToEnd("/usr/bin/chattr", ["-i", bench.log.path])
-    let restarted = try bench.start()
-    defer { restarted.stop() }
-    let counter = try bench.counter(restarted)
+    let counter = try bench.counterAfterRestart()
     return .init(
       observed: refusal.map { "refused (status \($0.status)): \"\($0.message.suffix(140))\"; writable again: counter \(counter)" }
         ?? "it started on a log it cannot write",
@@ -71,9 +67,7 @@ enum FaultScenarios {
     let acknowledged = bench.increment(300, socket: daemon.socketPath)
     daemon.stop()
     let removed = ["-wal", "-shm"].filter { (try? FileManager.default.removeItem(atPath: bench.log.path + $0)) != nil }
-    let restarted = try bench.start()
-    let counter = try bench.counter(restarted)
-    restarted.stop()
+    let counter = try bench.counterAfterRestart()
     let inspection = try LogInspection(home: bench.home)
     return .init(
       observed: "removed \(removed.isEmpty ? "nothing (no WAL left)" : removed.joined(separator: ", ")); counter \(counter) of \(acknowledged.count) acknowledged; verify \(inspection.verification == nil ? "passes" : "FAILS")",
@@ -90,9 +84,7 @@ enum FaultScenarios {
     daemon.kill9()
     for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: bench.log.path + suffix) }
     guard let refusal = try bench.startExpectingRefusal() else {
-      let restarted = try bench.start()
-      defer { restarted.stop() }
-      let counter = try bench.counter(restarted)
+      let counter = try bench.counterAfterRestart()
       return .init(
         observed: "started with counter \(counter) of \(acknowledged.count) acknowledged",
         held: counter == Int64(acknowledged.count))
@@ -171,9 +163,7 @@ enum FaultScenarios {
     let refusal = try bench.startExpectingRefusal()
     try FileManager.default.removeItem(at: bench.key)
     try FileManager.default.moveItem(at: bench.home.appending(path: "key.right"), to: bench.key)
-    let restarted = try bench.start()
-    defer { restarted.stop() }
-    let counter = try bench.counter(restarted)
+    let counter = try bench.counterAfterRestart()
     return .init(
       observed: (refusal.map { "refused: \"\($0.message.suffix(110))\"" } ?? "STARTED") + "; right key again: counter \(counter)",
       held: refusal?.message.contains("wrong key for log") == true && counter == Int64(acknowledged.count))
@@ -191,9 +181,7 @@ enum FaultScenarios {
     let madeNewKey = FileManager.default.fileExists(atPath: bench.key.path)
     try? FileManager.default.removeItem(at: bench.key)
     try FileManager.default.moveItem(at: bench.home.appending(path: "key.kept"), to: bench.key)
-    let restarted = try bench.start()
-    defer { restarted.stop() }
-    let counter = try bench.counter(restarted)
+    let counter = try bench.counterAfterRestart()
     return .init(
       observed: (refusal.map { "refused: \"\($0.message.suffix(120))\"" } ?? "STARTED")
         + (madeNewKey ? "; a new key file was left behind" : "") + "; key back: counter \(counter)",

@@ -22,8 +22,7 @@ struct HostileSuite: ParsableCommand {
   func run() throws {
     let work = try DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: work) }
-    let home = work.appending(path: "daemon")
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let home = try DaemonUnderTest.makeHome(named: "daemon", in: work)
     let daemon = try DaemonUnderTest(home: home, outputIn: work)
     try daemon.waitUntilServing()
     defer { daemon.stop() }

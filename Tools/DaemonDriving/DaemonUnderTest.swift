@@ -64,7 +64,15 @@ public final class DaemonUnderTest {
 
   /// A fresh home, short enough for a socket path.
   public static func makeHome() throws -> URL {
-    let url = URL(filePath: "/tmp/cdb-\(UUID().uuidString.prefix(8))")
+    try makeHome(URL(filePath: "/tmp/cdb-\(UUID().uuidString.prefix(8))"))
+  }
+
+  /// A home named `name` inside `directory` (a work directory that also holds the outputs).
+  public static func makeHome(named name: String, in directory: URL) throws -> URL {
+    try makeHome(directory.appending(path: name))
+  }
+
+  private static func makeHome(_ url: URL) throws -> URL {
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     return url
   }
