@@ -30,10 +30,10 @@ import Glibc
     try mover.perform("label 1 bug")
     try mover.perform("due 2 tomorrow 17:00")
     try mover.perform("move 2 review 1")
-    #expect(try mover.perform("assign 2 zed") == "nobody called zed has joined this workspace; invite them first: `invite zed`")
+    #expect(try mover.refusal(of: "assign 2 zed") == "nobody called zed has joined this workspace; invite them first: `invite zed`")
     try chatter.perform("hello @bob, #1 is yours")
     try chatter.perform("say and #2 waits for review")
-    #expect(try chatter.perform("edit 9 nothing") == "there is no message 9 in general")
+    #expect(try chatter.refusal(of: "edit 9 nothing") == "there is no message 9 in general")
 
     // Every window converges on the daemon's state of its scope.
     let board = try builder.daemonState()
@@ -137,9 +137,19 @@ final class ScriptedWindow {
     try? FileManager.default.removeItem(at: home)
   }
 
-  /// Types `words` into the window; returns the refusal's reason, or nil once acknowledged.
-  @discardableResult
-  func perform(_ words: String) throws -> String? {
+  /// Types `words` into the window and waits for the ack; a refusal fails the test.
+  func perform(_ words: String) throws {
+    if let reason = try answer(to: words) { throw DaemonTestError("\(words): refused: \(reason)") }
+  }
+
+  /// Types `words`, which the daemon must refuse; returns the reason.
+  func refusal(of words: String) throws -> String {
+    guard let reason = try answer(to: words) else { throw DaemonTestError("\(words): applied, not refused") }
+    return reason
+  }
+
+  /// Types `words`; the refusal's reason, or nil once acknowledged.
+  private func answer(to words: String) throws -> String? {
     cli.send(words)
     while true {
       let line = try cli.readLine(containing: #""type":"#)

@@ -39,6 +39,8 @@ import Testing
     case double
     /// Feeds back a `take` of more than the row holds: refused in the feedback.
     case overdraw
+    /// Tags the row, then feeds back an overdraw: the tag stays, only the feedback is undone.
+    case tagThenOverdraw(String)
   }
 
   struct Editor: Equatable, Sendable {
@@ -98,6 +100,10 @@ import Testing
     case .double:
       return .send(.add(state.count))
     case .overdraw:
+      return .send(.take(state.count + 1))
+    case let .tagThenOverdraw(tag):
+      guard !state.tags.contains(tag) else { return .refuse("row \(state.id) is already tagged \(tag)") }
+      state.tags.append(tag)
       return .send(.take(state.count + 1))
     }
     return .none
@@ -176,6 +182,7 @@ import Testing
     case 4...11:
       let action: RowAction = random.pick([
         .add(random.int(0...5)), .take(random.int(0...6)), .tag(random.pick(["a", "b", "c"])), .double, .overdraw,
+        .tagThenOverdraw(random.pick(["a", "b", "c"])),
       ])
       return .row(id: id, action, nested: random.chance(50))
     case 12...14:
@@ -267,6 +274,7 @@ import Testing
   /// refusal comes from an action the reduction fed back.
   @Test func aRefusalThroughAScopeLeavesTheParentAsItWas() async {
     var refusals = 0
+    var feedbackRefusals = 0
     for seed in PropertyRandom.seeds(from: 0x5C0B_F000, count: 150) {
       var random = PropertyRandom(seed: seed)
       let store = Store(initialState: Self.initialState(&random), reducer: Self.parent)
@@ -282,15 +290,31 @@ import Testing
         case let .editor(action): task = await store.scope(state: \.editor, action: \.editor).send(action)
         case let .parent(action): task = await store.send(action)
         }
-        // An overdraw is applied (the row's own action changes nothing) and its feedback refused.
+        let after = await store.state
         if task.refusal != nil {
           refusals += 1
-          #expect(await store.state == before, "seed \(seed): \(step) was refused but changed the state")
+          #expect(after == before, "seed \(seed): \(step) was refused but changed the state")
+        }
+        // A refusal in the feedback undoes the feedback alone: an overdraw changes nothing, and
+        // a tag given before the overdrawing feedback stays.
+        if case let .row(id, action, _) = step, let row = before.rows[id: id] {
+          switch action {
+          case .overdraw:
+            #expect(after == before, "seed \(seed): \(step)")
+          case let .tagThenOverdraw(tag) where !row.tags.contains(tag):
+            feedbackRefusals += 1
+            var expected = before
+            expected.rows[id: id]?.tags.append(tag)
+            #expect(after == expected, "seed \(seed): \(step) should keep the tag and undo only the overdraw")
+          default:
+            break
+          }
         }
       }
     }
     if PropertyRandom.replayed == nil {
       #expect(refusals > 200)
+      #expect(feedbackRefusals > 50)
     }
   }
 }
