@@ -176,7 +176,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ConcordServerTests",
-      dependencies: ["ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp", "Workspace", "PropertyRandom"]
+      dependencies: ["ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp", "Workspace", "PropertyRandom", "DaemonDriving"]
     ),
     .testTarget(
       name: "ConcordLogTests",

@@ -1,5 +1,7 @@
 import ArgumentParser
+import ConcordLog
 import DaemonDriving
+import ConcordWire
 import Foundation
 import PropertyRandom
 
@@ -19,7 +21,7 @@ struct CrashSuite: ParsableCommand {
   @Option(help: "Seed of the random kill moments (printed, to run the same plan again).") var seed: UInt64?
 
   /// The daemon signs a checkpoint every this many entries (ActionLog's default).
-  static let checkpointInterval: Int64 = 1024
+  static let checkpointInterval = ActionLog.Options().checkpointInterval
 
   enum KillMoment: String, CaseIterable {
     case random = "at a random moment"
@@ -122,10 +124,12 @@ struct CrashSuite: ParsableCommand {
   private func fullReplayCounter(of home: URL, in work: URL) throws -> Int64 {
     let copy = try DaemonUnderTest.makeHome(named: "replay-\(UUID().uuidString.prefix(6))", in: work)
     defer { try? FileManager.default.removeItem(at: copy) }
-    for name in try FileManager.default.contentsOfDirectory(atPath: home.path) where name.hasPrefix("log.sqlite") || name == "key" {
+    let (from, to) = (ConcordHome(home), ConcordHome(copy))
+    for name in try FileManager.default.contentsOfDirectory(atPath: home.path)
+    where name.hasPrefix(from.log.lastPathComponent) || name == from.key.lastPathComponent {
       try FileManager.default.copyItem(at: home.appending(path: name), to: copy.appending(path: name))
     }
-    try LogSurgery.removeSnapshots(from: copy.appending(path: "log.sqlite"))
+    try LogSurgery.removeSnapshots(from: to.log)
     let replay = try DaemonUnderTest(home: copy, outputIn: work)
     defer { replay.stop() }
     try replay.waitUntilServing()

@@ -14,10 +14,12 @@ struct Tally {
   var lostQueued = 0
   var duplicates = 0
   var conflictingAnswers = 0
+  /// Increments refused: the counter takes every one, so a refusal is an answer gone wrong.
+  var refused = 0
 
   var held: Bool {
     stateMismatches == 0 && verifyFailures == 0 && lostAcknowledged == 0 && lostQueued == 0 && duplicates == 0
-      && conflictingAnswers == 0
+      && conflictingAnswers == 0 && refused == 0
   }
 
   /// Every action a client was told was applied must appear in the log exactly once.
@@ -32,6 +34,7 @@ struct Tally {
         lost += 1
       }
       conflictingAnswers = max(conflictingAnswers, progress.conflictingAnswers)
+      refused = max(refused, progress.refused)
     }
     lostAcknowledged = max(lostAcknowledged, lost)
   }
@@ -68,11 +71,12 @@ struct Tally {
     table.add(["queued actions never applied after draining", "\(lostQueued)", "0"])
     table.add(["duplicates ((client, cseq) in the log twice)", "\(duplicates)", "0"])
     table.add(["retries answered differently from the first answer", "\(conflictingAnswers)", "0"])
+    table.add(["increments refused", "\(refused)", "0"])
     table.add(["logs failing verify", "\(verifyFailures)", "0"])
     table.add(["boots whose state ≠ the log's replay (\(fullReplays) full replays)", "\(stateMismatches)", "0"])
     table.add(["final counter = increments queued", "\(counter) = \(queued)", "equal"])
     table.add(["boot after kill -9, median / max", String(format: "%.0f ms / %.0f ms", bootMedian, bootMax), ""])
-    table.add(["window updates received (reattached \(windows.reconnects) times)", "\(windows.updates)", ""])
+    table.add(["window updates received (\(windows.attaches) attaches)", "\(windows.updates)", ""])
     table.print()
     Swift.print(held ? "\nevery guarantee held" : "\nA GUARANTEE DID NOT HOLD")
   }

@@ -1,4 +1,5 @@
 import ConcordClient
+import ConcordWire
 import DaemonDriving
 import Foundation
 
@@ -12,6 +13,10 @@ struct FaultScenario: Sendable {
   struct Outcome {
     var observed: String
     var held: Bool
+    /// The fault could not be injected here (it needs root): nothing was shown either way.
+    var skipped = false
+
+    static func skipped(_ reason: String) -> Outcome { Outcome(observed: "skipped: \(reason)", held: false, skipped: true) }
   }
 }
 
@@ -29,8 +34,8 @@ final class FaultBench {
     home = try DaemonUnderTest.makeHome(named: name.replacingOccurrences(of: " ", with: "-"), in: work)
   }
 
-  var log: URL { home.appending(path: "log.sqlite") }
-  var key: URL { home.appending(path: "key") }
+  var log: URL { ConcordHome(home).log }
+  var key: URL { ConcordHome(home).key }
 
   /// Starts the daemon and waits until it serves.
   func start(_ arguments: [String] = [], environment: [String: String] = [:]) throws -> DaemonUnderTest {
@@ -63,12 +68,31 @@ final class FaultBench {
       while !answered, let line = try? window.readLine(timeout: 10) {
         switch LineKind(ArraySlice(line.utf8)) {
         case .ack: acknowledged.append(cseq); answered = true
-        case .update: continue
+        case .update, .ping: continue
         case .refused, .other: answered = true
         }
       }
       if !answered || acknowledged.last != cseq { break }
     }
+    return acknowledged
+  }
+
+  /// Sends `count` increments, all of which must be acknowledged: a scenario that starts from
+  /// fewer would show nothing.
+  func incrementAll(_ count: Int, socket: String, from first: Int64 = 1) throws -> [Int64] {
+    let acknowledged = increment(count, socket: socket, from: first)
+    guard acknowledged.count == count else {
+      throw DriveError("only \(acknowledged.count) of \(count) increments were acknowledged")
+    }
+    return acknowledged
+  }
+
+  /// Starts the daemon, has it acknowledge `count` increments, and stops it (with SIGKILL when
+  /// `crash`): the log a fault is then injected into.
+  func seed(_ count: Int, _ arguments: [String] = [], crash: Bool = false) throws -> [Int64] {
+    let daemon = try start(arguments)
+    let acknowledged = try incrementAll(count, socket: daemon.socketPath)
+    if crash { daemon.kill9() } else { daemon.stop() }
     return acknowledged
   }
 
@@ -88,18 +112,9 @@ final class FaultBench {
   /// Runs `concord` (built beside this program) on this home; its exit status and output.
   func concord(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let binary = URL(filePath: DaemonUnderTest.binary).deletingLastPathComponent().appending(path: "concord").path
-    let process = Process()
-    process.executableURL = URL(filePath: binary)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(
-      ["CONCORD_HOME": home.path, "CONCORD_APP": "sample"]) { $1 }
-    let output = work.appending(path: "concord-\(UUID().uuidString.prefix(6)).out")
-    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-    let handle = try FileHandle(forWritingTo: output)
-    process.standardOutput = handle
-    process.standardError = handle
-    try process.run()
-    process.waitUntilExit()
-    return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+    let child = try ChildProcess(
+      binary, arguments, environment: ["CONCORD_HOME": home.path, "CONCORD_APP": "sample"], outputIn: work)
+    child.process.waitUntilExit()
+    return (child.process.terminationStatus, child.output)
   }
 }

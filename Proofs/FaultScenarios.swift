@@ -1,3 +1,4 @@
+import ConcordWire
 import DaemonDriving
 import Foundation
 
@@ -20,7 +21,7 @@ enum FaultScenarios {
     let mount = bench.home.appending(path: "small-disk")
     try FileManager.default.createDirectory(at: mount, withIntermediateDirectories: true)
     guard (try? runToEnd("/bin/mount", ["-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", mount.path])) != nil else {
-      return .init(observed: "skipped: mounting a small filesystem needs root", held: true)
+      return .skipped("mounting a small filesystem needs root")
     }
     defer { _ = try? runToEnd("/bin/umount", ["-l", mount.path]) }
     let home = try FaultBench(work: mount, name: "home", outputs: bench.work)
@@ -43,12 +44,10 @@ enum FaultScenarios {
     name: "the log made read-only",
     expected: "the daemon refuses to start and says the log cannot be written; nothing lost"
   ) { bench in
-    let daemon = try bench.start()
-    let acknowledged = bench.increment(20, socket: daemon.socketPath)
-    daemon.stop()
+    let acknowledged = try bench.seed(20)
     // Root ignores file modes: the immutable attribute stops even root from writing.
     guard (try? runToEnd("/usr/bin/chattr", ["+i", bench.log.path])) != nil else {
-      return .init(observed: "skipped: chattr +i needs root on ext4", held: true)
+      return .skipped("chattr +i needs root on ext4")
     }
     let refusal = try bench.startExpectingRefusal()
     _ = try runToEnd("/usr/bin/chattr", ["-i", bench.log.path])
@@ -63,9 +62,7 @@ enum FaultScenarios {
     name: "the WAL deleted after a clean stop",
     expected: "a correct recovery: every acknowledged action is there"
   ) { bench in
-    let daemon = try bench.start()
-    let acknowledged = bench.increment(300, socket: daemon.socketPath)
-    daemon.stop()
+    let acknowledged = try bench.seed(300)
     let removed = ["-wal", "-shm"].filter { (try? FileManager.default.removeItem(atPath: bench.log.path + $0)) != nil }
     let counter = try bench.counterAfterRestart()
     let inspection = try LogInspection(home: bench.home)
@@ -78,10 +75,8 @@ enum FaultScenarios {
     name: "the WAL deleted after kill -9",
     expected: "the daemon refuses to start: the checkpoint file vouches for entries the log lost"
   ) { bench in
-    let daemon = try bench.start()
     // Past the first signed checkpoint (every 1,024 entries), which the WAL also holds.
-    let acknowledged = bench.increment(1_100, socket: daemon.socketPath)
-    daemon.kill9()
+    let acknowledged = try bench.seed(1_100, crash: true)
     for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: bench.log.path + suffix) }
     guard let refusal = try bench.startExpectingRefusal() else {
       let counter = try bench.counterAfterRestart()
@@ -98,9 +93,7 @@ enum FaultScenarios {
     name: "a corrupt snapshot",
     expected: "the boot skips it, falls back to an older one, and reaches the same state"
   ) { bench in
-    let daemon = try bench.start(["--snapshot-interval", "50"])
-    let acknowledged = bench.increment(180, socket: daemon.socketPath)
-    daemon.stop()
+    let acknowledged = try bench.seed(180, ["--snapshot-interval", "50"])
     let corrupted = try LogSurgery.corruptNewestSnapshot(of: bench.log)
     let restarted = try bench.start(["--snapshot-interval", "50"])
     let counter = try bench.counter(restarted)
@@ -115,9 +108,7 @@ enum FaultScenarios {
     name: "a corrupt entry after the last snapshot",
     expected: "the daemon refuses to start, naming the entry; concord verify names it too"
   ) { bench in
-    let daemon = try bench.start(["--snapshot-interval", "1000"])
-    _ = bench.increment(40, socket: daemon.socketPath)
-    daemon.stop()
+    _ = try bench.seed(40, ["--snapshot-interval", "1000"])
     let seq: Int64 = 30
     try LogSurgery.corruptEntry(seq, of: bench.log)
     let refusal = try bench.startExpectingRefusal(["--snapshot-interval", "1000"])
@@ -133,29 +124,23 @@ enum FaultScenarios {
     name: "a corrupt entry before the newest snapshot",
     expected: "the state is rebuilt from the verified snapshot; concord verify names the entry"
   ) { bench in
-    let daemon = try bench.start(["--snapshot-interval", "50"])
-    let acknowledged = bench.increment(120, socket: daemon.socketPath)
-    daemon.stop()
+    let acknowledged = try bench.seed(120, ["--snapshot-interval", "50"])
     let seq: Int64 = 20
     try LogSurgery.corruptEntry(seq, of: bench.log)
-    let restarted = try? bench.start(["--snapshot-interval", "50"])
-    let counter = try restarted.map { try bench.counter($0) }
-    restarted?.stop()
+    let counter = try? bench.counterAfterRestart(["--snapshot-interval", "50"])
     let verify = try bench.concord(["log", "verify"])
     let verifyLine = verify.output.split(separator: "\n").first { $0.contains("\(seq)") }.map(String.init) ?? verify.output
     return .init(
       observed: (counter.map { "started, counter \($0) of \(acknowledged.count)" } ?? "refused to start")
         + "; concord verify (status \(verify.status)): \"\(verifyLine.suffix(100))\"",
-      held: (counter == nil || counter == Int64(acknowledged.count)) && verify.status != 0 && verifyLine.contains("\(seq)"))
+      held: counter == Int64(acknowledged.count) && verify.status != 0 && verifyLine.contains("\(seq)"))
   }
 
   static let wrongKey = FaultScenario(
     name: "a wrong key",
     expected: "refused at start: \"wrong key for log PATH\"; the log untouched"
   ) { bench in
-    let daemon = try bench.start()
-    let acknowledged = bench.increment(10, socket: daemon.socketPath)
-    daemon.stop()
+    let acknowledged = try bench.seed(10)
     let other = try FaultBench(work: bench.work, name: "other-key")
     try other.start().stop()
     try FileManager.default.moveItem(at: bench.key, to: bench.home.appending(path: "key.right"))
@@ -173,9 +158,7 @@ enum FaultScenarios {
     name: "a missing key file",
     expected: "refused at start, saying the key is missing; no new key made over the log"
   ) { bench in
-    let daemon = try bench.start()
-    let acknowledged = bench.increment(10, socket: daemon.socketPath)
-    daemon.stop()
+    let acknowledged = try bench.seed(10)
     try FileManager.default.moveItem(at: bench.key, to: bench.home.appending(path: "key.kept"))
     let refusal = try bench.startExpectingRefusal()
     let madeNewKey = FileManager.default.fileExists(atPath: bench.key.path)
@@ -205,10 +188,10 @@ enum FaultScenarios {
     expected: "refused at start: no socket is put in a directory someone else controls"
   ) { bench in
     guard chown(bench.home.path, 65534, 65534) == 0 else {
-      return .init(observed: "skipped: changing the owner needs root", held: true)
+      return .skipped("changing the owner needs root")
     }
     let refusal = try bench.startExpectingRefusal()
-    let socketMade = FileManager.default.fileExists(atPath: bench.home.appending(path: "concordd.sock").path)
+    let socketMade = FileManager.default.fileExists(atPath: ConcordHome(bench.home).socket.path)
     return .init(
       observed: (refusal.map { "refused: \"\($0.message.suffix(130))\"" } ?? "STARTED") + (socketMade ? "; a socket was made" : ""),
       held: refusal?.message.contains("uid 65534") == true && !socketMade)
@@ -220,12 +203,12 @@ enum FaultScenarios {
   ) { bench in
     let clock = try FakeClock(in: bench.work)
     let daemon = try bench.start(environment: clock.environment)
-    var acknowledged = bench.increment(10, socket: daemon.socketPath)
+    var acknowledged = try bench.incrementAll(10, socket: daemon.socketPath)
     try clock.set(offset: -3600)
-    acknowledged += bench.increment(10, socket: daemon.socketPath, from: 11)
+    acknowledged += try bench.incrementAll(10, socket: daemon.socketPath, from: 11)
     daemon.stop()
     let restarted = try bench.start(environment: clock.environment)
-    acknowledged += bench.increment(10, socket: restarted.socketPath, from: 21)
+    acknowledged += try bench.incrementAll(10, socket: restarted.socketPath, from: 21)
     let counter = try bench.counter(restarted)
     restarted.stop()
     let times = try LogTimes(home: bench.home)

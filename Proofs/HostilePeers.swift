@@ -13,9 +13,12 @@ enum HostilePeers {
 
   /// What an attacker says it did.
   final class Report: Sendable {
-    private let words = Mutex("")
-    var text: String { words.withLock { $0 } }
-    func say(_ text: String) { words.withLock { $0 = text } }
+    private let words = Mutex((text: "", failed: false))
+    var text: String { words.withLock { $0.text } }
+    /// The attack got what the daemon must not give (another account welcomed, say).
+    var failed: Bool { words.withLock { $0.failed } }
+    func say(_ text: String) { words.withLock { $0.text = text } }
+    func fail(_ text: String) { words.withLock { $0 = (text, true) } }
   }
 
   static let idle: Attack = { stop, report in
@@ -51,7 +54,8 @@ enum HostilePeers {
       // It stops by itself, once the good window's measurement is over.
       process.waitUntilExit()
       let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      report.say(text.isEmpty ? "the peer said nothing" : "as nobody: " + text.trimmingCharacters(in: .whitespacesAndNewlines))
+      let said = text.isEmpty ? "the peer said nothing" : "as nobody: " + text.trimmingCharacters(in: .whitespacesAndNewlines)
+      if process.terminationStatus == 0 { report.say(said) } else { report.fail(said + " — NOT ALL REFUSED") }
     }
   }
 
@@ -86,7 +90,7 @@ enum HostilePeers {
           failures += 1
           continue
         }
-        try? peer.write(#"{"type":"hello","protocol":1}"# + "\n")
+        try? peer.write(LineSocket.hello)
         peers.append(peer)
       }
       let opened = peers.count
@@ -100,7 +104,7 @@ enum HostilePeers {
   static func trickle(socket: String, peers count: Int) -> Attack {
     { stop, report in
       let peers = (0..<count).compactMap { _ in try? LineSocket(path: socket) }
-      let hello = Array(#"{"type":"hello","protocol":1}"#.utf8) + [10]
+      let hello = Array(LineSocket.hello.utf8)
       var sent = 0
       var lastByte = monotonicNanoseconds()
       while stop.current != .stop {

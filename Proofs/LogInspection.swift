@@ -1,4 +1,5 @@
 import ConcordLog
+import ConcordWire
 import Foundation
 
 /// What a stopped daemon's log holds, read with the daemon's own key: whether it verifies, how
@@ -19,7 +20,7 @@ struct LogInspection {
 
   /// Opens the log of the stopped daemon at `home`, verifies it and reads every entry.
   init(home: URL) throws {
-    let log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
+    let log = try ActionLog.open(at: ConcordHome(home).log, key: .file(ConcordHome(home).key))
     let report = try log.verify()
     if !report.isSound { verification = String(describing: report.failure) }
     lastSeq = log.lastSeq
@@ -38,7 +39,7 @@ struct LogTimes {
   var verifies: Bool
 
   init(home: URL) throws {
-    let log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
+    let log = try ActionLog.open(at: ConcordHome(home).log, key: .file(ConcordHome(home).key))
     verifies = try log.verify().isSound
     var last = Date.distantPast
     try log.forEachEntry { entry in

@@ -28,11 +28,6 @@ enum LogSurgery {
     }
   }
 
-  /// The seqs of the snapshots, oldest first.
-  static func snapshotSeqs(of log: URL) throws -> [Int64] {
-    try DatabaseQueue(path: log.path).read { try Int64.fetchAll($0, sql: "SELECT seq FROM snapshots ORDER BY seq") }
-  }
-
   private static func flipped(_ data: Data) -> Data {
     var bytes = [UInt8](data)
     if !bytes.isEmpty { bytes[bytes.count / 2] ^= 0x5A }

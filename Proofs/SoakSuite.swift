@@ -1,5 +1,6 @@
 import ArgumentParser
 import DaemonDriving
+import ConcordWire
 import Foundation
 
 /// Clients send without pause and windows watch for a long while; every interval the suite
@@ -49,7 +50,7 @@ struct SoakSuite: ParsableCommand {
       let reading = Reading(
         second: Double(monotonicNanoseconds() - started) / 1e9, acksPerSecond: sample.perSecond,
         p99: sample.percentile(0.99), resident: daemon.residentBytes, descriptors: daemon.openFileCount,
-        walBytes: (try? FileManager.default.attributesOfItem(atPath: home.path + "/log.sqlite-wal"))?[.size] as? Int)
+        walBytes: (try? FileManager.default.attributesOfItem(atPath: ConcordHome(home).log.path + "-wal"))?[.size] as? Int)
       readings.append(reading)
       print(
         String(format: "%6.0f s  %8.0f acks/s  p99 %@  rss %@  fds %@  wal %@", reading.second, reading.acksPerSecond,
@@ -58,11 +59,15 @@ struct SoakSuite: ParsableCommand {
     }
     mode.set(.stop)
     group.wait()
-    report(readings, updates: watchers.updates)
+    guard report(readings, updates: watchers.updates) else { throw ExitCode(1) }
   }
 
-  private func report(_ readings: [Reading], updates: Int) {
-    guard let first = readings.first, let last = readings.last else { return }
+  /// Prints the summary; false when the soak found a problem (or had too few readings to say).
+  private func report(_ readings: [Reading], updates: Int) -> Bool {
+    guard readings.count >= 3, let first = readings.first, let last = readings.last else {
+      print("\nonly \(readings.count) readings: run longer than three intervals")
+      return false
+    }
     let middle = readings[readings.count / 2]
     let rates = readings.map(\.acksPerSecond)
     let mean = rates.reduce(0, +) / Double(rates.count)
@@ -89,6 +94,8 @@ struct SoakSuite: ParsableCommand {
       "no growth: \(descriptorsKept ? "yes" : "NO")",
     ])
     table.print()
-    print(steady && flat && descriptorsKept ? "\nsteady, flat and without leaks" : "\nTHE SOAK FOUND A PROBLEM")
+    let held = steady && flat && descriptorsKept
+    print(held ? "\nsteady, flat and without leaks" : "\nTHE SOAK FOUND A PROBLEM")
+    return held
   }
 }

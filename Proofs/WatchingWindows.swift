@@ -2,12 +2,13 @@ import DaemonDriving
 import Foundation
 import Synchronization
 
-/// Windows attached to scopes that only read their updates, on one thread with poll(2), and
-/// attach again whenever the daemon comes back after going away.
+/// Windows attached to scopes that read their updates (and answer the daemon's pings, as a
+/// quiet window must), on one thread with poll(2), attaching again whenever the daemon comes
+/// back after going away.
 final class WatchingWindows: Sendable {
   private let socketPath: String
   private let scopes: [String]
-  private let counts = Mutex((updates: 0, reconnects: 0))
+  private let counts = Mutex((updates: 0, attaches: 0))
 
   /// `scopes[i]` is the scope of window `i`.
   init(socketPath: String, scopes: [String]) {
@@ -16,7 +17,8 @@ final class WatchingWindows: Sendable {
   }
 
   var updates: Int { counts.withLock { $0.updates } }
-  var reconnects: Int { counts.withLock { $0.reconnects } }
+  /// Attaches made, the first ones included.
+  var attaches: Int { counts.withLock { $0.attaches } }
 
   /// Reads until `mode` says stop (or drain).
   func run(mode: ClientMode) {
@@ -25,7 +27,7 @@ final class WatchingWindows: Sendable {
       for index in sockets.indices where sockets[index] == nil && mode.current == .run {
         sockets[index] = try? LineSocket.window(path: socketPath, scope: scopes[index])
         sockets[index]?.setNonBlocking()
-        if sockets[index] != nil { counts.withLock { $0.reconnects += 1 } }
+        if sockets[index] != nil { counts.withLock { $0.attaches += 1 } }
       }
       let open = sockets.indices.filter { sockets[$0] != nil }
       guard !open.isEmpty else {
@@ -41,7 +43,11 @@ final class WatchingWindows: Sendable {
         }
         var received = 0
         while let line = socket.nextLine() {
-          if LineKind(line) == .update { received += 1 }
+          switch LineKind(line) {
+          case .update: received += 1
+          case .ping: try? socket.write(LineSocket.pong)
+          default: continue
+          }
         }
         counts.withLock { $0.updates += received }
       }

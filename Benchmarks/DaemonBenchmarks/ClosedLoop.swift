@@ -34,6 +34,7 @@ func fanOut(path: String, windows count: Int, rounds: Int, run: String) throws -
           case .update where index > 0:
             if waiting.remove(index) != nil, waiting.isEmpty { toAll.append(now - sentAt) }
           case .update: continue
+          case .ping: try socket.write(LineSocket.pong)
           default: throw DriveError("unexpected: \(String(decoding: line, as: UTF8.self))")
           }
         }

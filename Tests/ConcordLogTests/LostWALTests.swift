@@ -11,8 +11,8 @@ import Testing
     let log = try fixture.open()
     try log.append((1...50).map { record($0) })
     try log.close()
-    // Copied while the log is still open, as a daemon killed right after its clean stop leaves
-    // it: the database file and the key, without the WAL.
+    // Copied before the log is let go (SQLite would empty the WAL on the last close by itself):
+    // the database file and the key, without the WAL, as a daemon's home is after a clean stop.
     let copy = LogFixture()
     try FileManager.default.copyItem(at: fixture.databaseURL, to: copy.databaseURL)
     try FileManager.default.copyItem(at: fixture.keyURL, to: copy.keyURL)

@@ -1,4 +1,5 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -26,18 +27,10 @@ import Testing
       usleep(200_000)  // the daemon sees the last ones close
     }
     try windowsComeAndGo()  // warms up what the daemon keeps for good (caches, arenas)
-    let before = try #require(Self.residentBytes(of: daemon.process.processIdentifier))
+    let before = try #require(DaemonUnderTest.residentBytes(of: daemon.process.processIdentifier))
     for _ in 0..<3 { try windowsComeAndGo() }
-    let after = try #require(Self.residentBytes(of: daemon.process.processIdentifier))
+    let after = try #require(DaemonUnderTest.residentBytes(of: daemon.process.processIdentifier))
     // 300 windows kept alive would hold tens of MiB; a few MiB of slack is the allocator's.
     #expect(after - before < 4 << 20, "the daemon grew by \((after - before) >> 10) KiB for 300 windows that closed")
-  }
-
-  static func residentBytes(of pid: pid_t) -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-      let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-    else { return nil }
-    return kilobytes * 1024
   }
 }

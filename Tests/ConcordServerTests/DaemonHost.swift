@@ -1,5 +1,4 @@
-// No Foundation here: it has a `Host` of its own, and the daemon's is wanted. (The same file is
-// in ConcordServerTests and WorkspaceTests: keep the two the same.)
+// No Foundation here: it has a `Host` of its own, and the daemon's is wanted.
 import ConcordLog
 import Synchronization
 

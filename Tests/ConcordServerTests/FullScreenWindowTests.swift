@@ -67,7 +67,6 @@ struct Tmux {
     try Spawn.run("/usr/bin/tmux", ["-L", socket] + arguments, output: capture ? .capture : .discard).output
   }
 
-  var screen: String { screen(of: "w") }
 
   /// What the pane `target` (such as `concord-demo:0.1`) shows.
   func screen(of target: String) -> String { (try? run(["capture-pane", "-p", "-t", target])) ?? "" }

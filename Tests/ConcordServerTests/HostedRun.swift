@@ -13,9 +13,6 @@ import Testing
 ///
 /// Every window keeps its own copy of each scope it is attached to, from the snapshot and the
 /// updates it is sent, as a real window does.
-///
-/// The same file is in ConcordServerTests and WorkspaceTests (each test target is a module of its
-/// own): keep the two the same.
 final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & Sendable> {
   struct Window {
     var link: WindowLink

@@ -38,6 +38,7 @@ public func closedLoop(path: String, clients: Int, seconds: Double, warmup: Doub
           if now >= measureFrom { latencies.append(now - sentAt[index]) }
           try send(index)
         case .update: continue
+        case .ping: try sockets[index].write(LineSocket.pong)
         case .other: throw DriveError("unexpected: \(String(decoding: line, as: UTF8.self))")
         }
       }

@@ -1,3 +1,4 @@
+import ConcordWire
 import Foundation
 
 #if canImport(Glibc)
@@ -8,14 +9,13 @@ import Glibc
 public final class DaemonUnderTest {
   public let home: URL
   public let child: ChildProcess
-  public var socketPath: String { home.appending(path: "concordd.sock").path }
+  public var socketPath: String { ConcordHome(home).socket.path }
 
   public static var binary: String {
     let directory = URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent()
     return directory.appending(path: "concordd").path
   }
 
-  /// Starts the daemon; `ready` returns once it has answered a `hello`.
   /// Starts the daemon on `home` with the sample app; `environment` is added to this process's.
   public init(
     home: URL, logLevel: String = "notice", arguments: [String] = [], environment: [String: String] = [:],
@@ -38,7 +38,10 @@ public final class DaemonUnderTest {
   }
 
   /// The daemon's resident memory in bytes (VmRSS), or nil once it has exited.
-  public var residentBytes: Int? {
+  public var residentBytes: Int? { Self.residentBytes(of: pid) }
+
+  /// The resident memory (VmRSS) of process `pid` in bytes, or nil when it is not running.
+  public static func residentBytes(of pid: pid_t) -> Int? {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
       let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
@@ -55,7 +58,7 @@ public final class DaemonUnderTest {
   public func waitUntilServing(timeout: Double = 120) throws {
     try child.wait(timeout: timeout, for: "concordd") {
       guard let socket = try? LineSocket(path: socketPath) else { return false }
-      guard (try? socket.write(#"{"type":"hello","protocol":1}"# + "\n")) != nil else { return false }
+      guard (try? socket.write(LineSocket.hello)) != nil else { return false }
       return (try? socket.readLine(timeout: timeout))?.contains("welcome") ?? false
     }
   }

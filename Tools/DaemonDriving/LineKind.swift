@@ -1,20 +1,23 @@
+import ConcordWire
 import Foundation
 
 /// What a driver needs to know of the daemon's lines: which kind each one is. Keys are
 /// sorted, so `type` is the last key of every message and a line's ending names its kind.
 public enum LineKind: Sendable {
-  case ack, refused, update, other
+  case ack, refused, update, ping, other
 
   public init(_ line: ArraySlice<UInt8>) {
     if line.hasSuffix(Self.ackEnding) { self = .ack }
     else if line.hasSuffix(Self.updateEnding) { self = .update }
     else if line.hasSuffix(Self.refusedEnding) { self = .refused }
+    else if line.hasSuffix(Self.pingEnding) { self = .ping }
     else { self = .other }
   }
 
   private static let ackEnding = Array(#""type":"ack"}"#.utf8)
   private static let updateEnding = Array(#""type":"update"}"#.utf8)
   private static let refusedEnding = Array(#""type":"refused"}"#.utf8)
+  private static let pingEnding = Array(#""type":"ping"}"#.utf8)
 }
 
 extension ArraySlice<UInt8> {
@@ -24,10 +27,15 @@ extension ArraySlice<UInt8> {
 }
 
 extension LineSocket {
+  /// The greeting every connection starts with, in the protocol this build speaks.
+  public static let hello = ClientMessage.hello(protocolVersion: WireProtocol.version, client: nil).line
+  /// The answer to the daemon's `ping`: a window that stays quiet must give it to stay attached.
+  public static let pong = ClientMessage.pong.line
+
   /// A window of the daemon: connected, greeted, and attached to `scope`.
   public static func window(path: String, scope: String) throws -> LineSocket {
     let socket = try LineSocket(path: path)
-    try socket.write(#"{"type":"hello","protocol":1}"# + "\n")
+    try socket.write(hello)
     let welcome = try socket.readLine()
     guard welcome.contains(#""type":"welcome""#) else { throw DriveError("expected welcome, got \(welcome)") }
     try socket.write(#"{"type":"attach","scope":"\#(scope)"}"# + "\n")
