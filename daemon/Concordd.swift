@@ -49,7 +49,7 @@ struct Concordd: AsyncParsableCommand {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "Ping a window that has been quiet this many seconds; drop it if it does not answer within as long again.",
+      "Ping a window that has been quiet this many seconds; drop it if it does not answer within as long again, or if it reads nothing for as long while messages wait.",
       valueName: "SECONDS"))
   var pingInterval: Int = 30
 

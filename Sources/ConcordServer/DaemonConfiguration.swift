@@ -20,7 +20,8 @@ public struct DaemonConfiguration: Sendable {
   /// daemon's own account may.
   public var allowGroup: String?
   /// A window quiet for this long is sent a `ping`, and dropped if it does not answer within
-  /// as long again.
+  /// as long again; a window that takes no bytes for this long while messages wait is dropped
+  /// too.
   public var pingInterval: Duration = .seconds(30)
 
   public init(home: URL) {
@@ -39,7 +40,7 @@ public struct DaemonConfiguration: Sendable {
 
 extension DaemonConfiguration {
   var windowTiming: WindowRegistry.Timing {
-    WindowRegistry.Timing(pingInterval: pingInterval, pingTimeout: pingInterval)
+    WindowRegistry.Timing(pingInterval: pingInterval, pingTimeout: pingInterval, stuckTimeout: pingInterval)
   }
 }
 

@@ -65,9 +65,15 @@ final class WindowLink: Sendable, Hashable {
     return sent == 0 ? nil : .nanoseconds(Int64(now - sent))
   }
 
-  /// The socket stopped (true) or resumed (false) taking bytes.
+  /// The socket stopped (true) or resumed (false) taking bytes. Saying it stopped again keeps
+  /// the moment it first stopped: a window whose scopes keep changing is told so at every
+  /// change, and must still be found stuck once it has read nothing for the timeout.
   func setBlocked(_ blocked: Bool) {
-    blockedSince.store(blocked ? Self.now : 0, ordering: .relaxed)
+    if blocked {
+      _ = blockedSince.compareExchange(expected: 0, desired: Self.now, ordering: .relaxed)
+    } else {
+      blockedSince.store(0, ordering: .relaxed)
+    }
   }
 
   /// How long the window has not been taking bytes while messages wait for it.

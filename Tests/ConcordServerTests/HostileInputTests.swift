@@ -117,4 +117,29 @@ import Testing
     }
     #expect(updates < 150)
   }
+
+  @Test func aWindowThatTalksButNeverReadsIsDroppedAsStuck() throws {
+    let daemon = try DaemonProcess(arguments: ["--ping-interval", "1"]).start()
+    defer { daemon.removeHome() }
+    // It keeps sending (so it is never quiet enough to be pinged) and never reads, while its
+    // scope changes all the time: the daemon must still find it stuck and let it go.
+    let stuck = try RawPeer(path: daemon.socketPath)
+    try stuck.hello()
+    _ = try stuck.attach("notes")
+    let writer = try RawPeer(path: daemon.socketPath)
+    try writer.hello()
+    _ = try writer.attach("notes")
+    let text = String(repeating: "x", count: 4000)
+    let started = Date()
+    var cseq: Int64 = 0
+    var dropped = false
+    while !dropped, Date().timeIntervalSince(started) < 6 {
+      cseq += 1
+      try writer.send(.send(scope: "notes", action: .object(["add": .object(["text": .string("\(cseq) \(text)")])]), client: "writer", cseq: cseq))
+      try writer.receive { if case .ack(_, cseq, _) = $0 { true } else { false } }
+      // A write that fails means the daemon has let it go.
+      if cseq % 20 == 0 { dropped = (try? stuck.send(.ping)) == nil }
+    }
+    #expect(dropped, "a window that read nothing for \(Date().timeIntervalSince(started)) s was still attached")
+  }
 }
