@@ -79,12 +79,14 @@ enum KeyFile {
   /// home so agree on one key.
   private static func make(at path: String) throws(LogError) -> SecretBytes {
     let key = SecretBytes.random(count: Crypto.keyBytes)
-    let temporary = path + ".new-\(getpid())"
-    let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    // A name no other process or thread writing a key at the same moment can share.
+    let temporary = path + ".new-" + Crypto.randomBytes(8).hex
+    let fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw .io(path: temporary, reason: String(cString: strerror(errno))) }
     let written = key.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    var writeError = written < 0 ? String(cString: strerror(errno)) : "short write"
     let synced = fsync(fd) == 0
-    let writeError = String(cString: strerror(errno))
+    if !synced { writeError = String(cString: strerror(errno)) }
     close(fd)
     defer { unlink(temporary) }
     guard written == Crypto.keyBytes, synced else {

@@ -1,5 +1,6 @@
 import ConcordLog
 import Foundation
+import Synchronization
 import Testing
 
 @Suite struct KeyTests {
@@ -18,6 +19,33 @@ import Testing
     try FileManager.default.copyItem(at: other.keyURL, to: fixture.keyURL)
     #expect(throws: LogError.wrongKey(path: fixture.databaseURL.path)) { try fixture.open() }
     #expect("\(LogError.wrongKey(path: "/x/log.sqlite"))" == "wrong key for log /x/log.sqlite")
+  }
+
+  @Test func threadsMakingTheSameNewKeyAtOnceAllGetTheOneOnDisk() throws {
+    // A daemon and a client in one process, starting on a new home: each may be the one that
+    // writes the key, and every one must end up with the key the file holds.
+    for _ in 0..<20 {
+      let fixture = LogFixture()
+      let keyURL = fixture.keyURL
+      let sealers = Mutex<[LocalSealer]>([])
+      let failures = Mutex<[String]>([])
+      DispatchQueue.concurrentPerform(iterations: 8) { _ in
+        do {
+          let sealer = try LocalSealer(keyFile: keyURL, purpose: .outbox)
+          sealers.withLock { $0.append(sealer) }
+        } catch {
+          failures.withLock { $0.append("\(error)") }
+        }
+      }
+      #expect(failures.withLock { $0 }.isEmpty, "\(failures.withLock { $0 })")
+      let onDisk = try LocalSealer(keyFile: fixture.keyURL, purpose: .outbox)
+      let sealed = onDisk.seal(Array("hello".utf8), associatedData: [])
+      for sealer in sealers.withLock({ $0 }) {
+        #expect(sealer.open(sealed, associatedData: []) == Array("hello".utf8))
+      }
+      let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path).filter { $0.contains(".new-") }
+      #expect(leftovers.isEmpty, "\(leftovers)")
+    }
   }
 
   @Test func aKeyFileOthersCanReadIsRefusedLikeSSHDoes() throws {
