@@ -42,7 +42,6 @@ extension SampleApp {
   }
 
   static func line(for note: Note, width: Int) -> String {
-    let text = "  \(note.done ? "[x]" : "[ ]") \(note.id). \(note.text)"
-    return text.count > width ? String(text.prefix(max(1, width - 1))) + "…" : text
+    TextFit.cut("  \(note.done ? "[x]" : "[ ]") \(note.id). \(note.text)", width)
   }
 }

@@ -20,6 +20,8 @@ public final class ClientConnection {
   public private(set) var welcome = ServerMessage.Welcome(
     protocolVersion: 0, logID: "", user: "", seq: 0, app: "", scopes: [])
   public private(set) var fileDescriptor: Int32
+  /// Where each read lands before it joins `buffer`: allocated once, not per read.
+  private var chunk = [UInt8](repeating: 0, count: 65_536)
   private var buffer: [UInt8] = []
   private var start = 0
   private let coding = WireCoding()
@@ -83,7 +85,6 @@ public final class ClientConnection {
       buffer.removeSubrange(..<start)
       start = 0
     }
-    var chunk = [UInt8](repeating: 0, count: 65_536)
     let count = chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
     if count < 0 { return errno == EAGAIN || errno == EINTR }
     if count == 0 { return false }

@@ -53,7 +53,9 @@ public final class Outbox: Sendable {
       }
       let clientID = try immediate(database) { db in
         if let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'client_id'") { return id }
-        let id = "c-" + UUID().uuidString.prefix(8).lowercased()
+        // The whole UUID: exactly-once is keyed on (client, cseq), so two homes must never
+        // draw the same id.
+        let id = "c-" + UUID().uuidString.lowercased()
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('client_id', ?)", arguments: [id])
         return id
       }

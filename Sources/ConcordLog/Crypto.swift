@@ -238,7 +238,7 @@ enum Crypto {
 
 extension Array where Element == UInt8 {
   /// Lowercase hexadecimal.
-  var hex: String {
+  public var hex: String {
     let digits = Array("0123456789abcdef".utf8)
     var out = [UInt8]()
     out.reserveCapacity(count * 2)

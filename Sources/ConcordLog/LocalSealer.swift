@@ -40,6 +40,6 @@ public struct LocalSealer: Sendable {
 
   /// A keyed hash of `text`, in hex: a name for a row that does not say what it names.
   public func tag(_ text: String) -> String {
-    Crypto.hash(Array(text.utf8), key: key, count: 16).map { String(format: "%02x", $0) }.joined()
+    Crypto.hash(Array(text.utf8), key: key, count: 16).hex
   }
 }

@@ -116,8 +116,9 @@ extension Host {
 
   /// Sends the app its lifecycle action for a window event, logged at the event's time.
   private func tellApp(_ lifecycle: (@Sendable (WindowEvent) -> Action?)?, _ window: WindowLink, _ scope: String) {
+    guard let lifecycle else { return }
     let event = WindowEvent(user: window.user, scope: scope, window: window.id, at: actionTime())
-    guard let action = lifecycle?(event) else { return }
+    guard let action = lifecycle(event) else { return }
     submitFromDaemon(action, user: window.user, scope: scope, at: event.at)
   }
 

@@ -102,7 +102,7 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
     self.executor = eventLoop.executor.asUnownedSerialExecutor()
     self.app = app
     self.log = log
-    self.logID = log.logID.map { String(format: "%02x", $0) }.joined()
+    self.logID = log.logID.hex
     self.committer = GroupCommitter(log: log)
     self.logger = logger
     self.snapshotInterval = snapshotInterval
