@@ -161,6 +161,10 @@ public final class WindowSession {
       unanswered.remove(cseq)
       try outbox.remove(cseq: cseq)
       events += [.answered(cseq: cseq, .refused(reason: reason)), .stateChanged]
+    case let .error(.unavailable, text, cseq?) where unanswered.contains(cseq):
+      // The daemon could not keep it (it is stopping, or its disk is full): the action stays in
+      // the outbox, and the next connection sends it again, as a sync would.
+      return events + (try lose(ClientError.unreachable(text)))
     case let .error(code, text, cseq):
       if let cseq, code != .unavailable {
         // Not an action the daemon can take (it did not decode, say): it leaves the outbox.
@@ -190,6 +194,11 @@ public final class WindowSession {
       events.append(.replayed($0, $1))
     }
     unanswered = []
+    // The scopes the queue needed are not this window's: it does not watch them any longer.
+    for needed in attached where needed != scope {
+      try connection.send(.detach(scope: needed))
+      attached.remove(needed)
+    }
     if let replaced = report.logReplaced { events.append(.logReplaced(known: replaced.known, now: replaced.now)) }
     for message in other { events += try take(message) }
     return events

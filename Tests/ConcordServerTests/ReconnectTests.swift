@@ -86,6 +86,40 @@ import Testing
     #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
   }
 
+  /// Replaying a queue attaches the scopes its actions were sent to; once they are answered
+  /// the window lets them go, and watches (and shows in presence) its own scope alone.
+  @Test func aWindowLetsGoOfTheScopesOnlyItsQueueNeeded() throws {
+    let home = DaemonProcess.makeHome()
+    let queued = try ConcordCLI.run(["send", "notes", #"{"add":{"text":"written offline"}}"#], home: home)
+    #expect(queued.status == 3)
+    let daemon = try DaemonProcess(home: home).start()
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    let window = try RunningCLI(["attach", "counter", "--json"], home: home)
+    defer { window.stop() }
+    try window.readLine(containing: #""type":"replayed""#, #""outcome":"applied"#, timeout: 20)
+    let watcher = try RawPeer(path: daemon.socketPath)
+    try watcher.hello()
+    var presence = try watcher.attach("presence")
+    let deadline = Date().addingTimeInterval(5)
+    func scopesOfOthers(_ presence: JSONValue) -> Set<String> {
+      guard case let .object(windows) = presence else { return [] }
+      return Set(windows.values.flatMap { scopes -> [String] in
+        guard case let .array(names) = scopes else { return [] }
+        return names.compactMap { if case let .string(name) = $0, name != "presence" { name } else { nil } }
+      })
+    }
+    // Presence changes as the window lets go; a window that never does sends no more updates.
+    while scopesOfOthers(presence) != ["counter"], Date() < deadline,
+      let next = try? watcher.stateAfterUpdate(of: "presence", from: presence, timeout: deadline.timeIntervalSinceNow)
+    {
+      presence = next
+    }
+    #expect(scopesOfOthers(presence) == ["counter"], "presence: \(presence.jsonText)")
+  }
+
   @Test func aQuietWindowIsPingedAndOneThatDoesNotAnswerIsLetGo() throws {
     let daemon = try DaemonProcess(arguments: ["--ping-interval", "1"]).start()
     defer { daemon.removeHome() }

@@ -70,8 +70,8 @@ import Testing
 
 extension RawPeer {
   /// Reads until the scope's next update and applies it to `state`.
-  func stateAfterUpdate(of scope: String, from state: JSONValue) throws -> JSONValue {
-    let seen = try receive { if case .update(scope, _, _) = $0 { true } else { false } }
+  func stateAfterUpdate(of scope: String, from state: JSONValue, timeout: TimeInterval = 10) throws -> JSONValue {
+    let seen = try receive(until: { if case .update(scope, _, _) = $0 { true } else { false } }, timeout: timeout)
     guard case let .update(_, _, change)? = seen.last else { return state }
     switch change {
     case let .diff(diff): return try diff.apply(to: state)
