@@ -93,8 +93,8 @@ extension Host {
       return ServerMessage.snapshot(scope: current.scope, seq: current.seq, state: current.state, logReplaced: true).line
     }
     guard since.seq <= committedSeq, let old = instance.history.state(at: since.seq) else { return current.snapshotLine }
-    return (PublishedState.update(from: old, to: current)
-      ?? .update(scope: current.scope, seq: current.seq, change: .diff(StateDiff()))).line
+    return PublishedState.updateLine(from: old, to: current)
+      ?? ServerMessage.update(scope: current.scope, seq: current.seq, change: .diff(StateDiff())).line
   }
 
   private func detach(_ scopeName: String, window: WindowLink, answer: Bool) {
@@ -169,23 +169,31 @@ extension Host {
 
   /// Sends every window whose scope's projected state changed its new state.
   func publishChanges() {
-    // Written back after the loop: writing into `instances` while iterating it would copy it.
-    var changes: [(String, ScopeInstance)] = []
+    // Written back after the loop, in place: writing into `instances` while iterating it would
+    // copy it, and a changed copy of an instance would copy its history.
+    var changes: [(name: String, projected: ProjectedState?, published: PublishedState)] = []
     for (name, instance) in instances where !instance.windows.isEmpty {
       let projected = instance.scope.project(committedState, instance.key.parameter)
       if let projected, projected.hasSameValue(as: instance.last) { continue }
       if projected == nil, instance.last == nil { continue }
       // An element that is gone shows as null: the window says so rather than keep a stale view.
-      let (json, bytes) = (try? projected?.json()) ?? (.null, 4)
+      let json: JSONValue
+      let bytes: Int
+      do {
+        (json, bytes) = try projected?.json() ?? (.null, 4)
+      } catch {
+        logger.error("the state of \(name) could not be encoded, so its windows show null: \(error)")
+        (json, bytes) = (.null, 4)
+      }
       let published = PublishedState(
         scope: name, seq: committedSeq, state: json, bytes: bytes, previousSeq: instance.published.seq)
-      var changed = instance
-      changed.last = projected
-      changed.published = published
-      changed.history.record(json, at: committedSeq)
-      changes.append((name, changed))
+      changes.append((name, projected, published))
       for window in instance.windows { window.outbox.scopeChanged(published) }
     }
-    for (name, instance) in changes { instances[name] = instance }
+    for change in changes {
+      instances[change.name]?.last = change.projected
+      instances[change.name]?.published = change.published
+      instances[change.name]?.history.record(change.published.state, at: change.published.seq)
+    }
   }
 }

@@ -48,15 +48,9 @@ final class PublishedState: Sendable {
     }
   }
 
-  /// The `update` from `old` to `new`: a diff, or the whole state when the diff is not smaller.
-  static func update(from old: JSONValue, to new: PublishedState) -> ServerMessage? {
-    let diff = StateDiff.between(old, new.state)
-    if diff.isEmpty { return nil }
-    return .update(scope: new.scope, seq: new.seq, change: diff.encodedSize < new.bytes ? .diff(diff) : .reset(new.state))
-  }
-
-  /// The line of ``update(from:to:)``, with the diff's text written once.
-  private static func updateLine(from old: JSONValue, to new: PublishedState) -> String? {
+  /// The `update` line from `old` to `new` — a diff, or the whole state when the diff is not
+  /// smaller —, with the diff's text written once; nil when `old` is `new`'s state already.
+  static func updateLine(from old: JSONValue, to new: PublishedState) -> String? {
     let diff = StateDiff.between(old, new.state)
     if diff.isEmpty { return nil }
     let diffText = diff.jsonText
