@@ -1,4 +1,5 @@
 import Concord
+import ConcordClient
 import Foundation
 
 /// The feed of what happened: one line per change, derived from each applied action and the
@@ -41,7 +42,9 @@ extension Reducer where State == Workspace.State, Action == Workspace.Action, En
   /// Adds a line to the activity feed for each applied action that changed something.
   func recordingActivity() -> Reducer {
     Reducer { state, action, environment in
-      let before = state
+      // Only what the line needs is read before: a copy of the state held across the reduction
+      // would make every action copy whatever it changes.
+      let before = Activity.Before(action, state)
       let effect = reduce(into: &state, action: action, environment: environment)
       guard effect.refusal == nil, let item = Activity.describe(action, before: before, after: state) else { return effect }
       state.activity.append(item)
@@ -51,23 +54,43 @@ extension Reducer where State == Workspace.State, Action == Workspace.Action, En
 }
 
 extension Activity {
+  /// What the feed's line for an action needs of the state before it.
+  struct Before {
+    /// The title and column of the card the action is about.
+    var card: (title: String, column: String)?
+    /// Whether the person attaching had joined before.
+    var hadJoined = false
+    var raisedReminders = 0
+
+    init(_ action: Workspace.Action, _ state: Workspace.State) {
+      let board = state.board.present
+      switch action {
+      case let .board(authored):
+        if let id = authored.action.cardID, let card = board.cards[id: id] { self.card = (card.title, board.columnName(of: card)) }
+      case let .presence(.attached(_, user, _, _)): hadJoined = board.people.contains(user)
+      case .reminders(.raise): raisedReminders = state.reminders.raised.count
+      default: break
+      }
+    }
+  }
+
   /// The feed's line for an action, or nil for one not worth a line (a window attaching).
-  static func describe(_ action: Workspace.Action, before: Workspace.State, after: Workspace.State) -> ActivityItem? {
+  static func describe(_ action: Workspace.Action, before: Before, after: Workspace.State) -> ActivityItem? {
     switch action {
     case let .board(authored):
-      return describe(authored, before: before.board.present, after: after.board.present)
+      return describe(authored, before: before, after: after.board.present)
     case let .chat(authored):
       let text: String
       switch authored.action {
-      case let .say(channel, said): text = "in \(channel): \(said.count > 60 ? String(said.prefix(59)) + "…" : said)"
+      case let .say(channel, said): text = "in \(channel): \(TextFit.cut(said, 60))"
       case let .edit(channel, message, _): text = "edited message \(message) in \(channel)"
       case let .delete(channel, message): text = "deleted message \(message) in \(channel)"
       case let .createChannel(name): text = "opened the channel \(name)"
       }
       return ActivityItem(at: authored.at, user: authored.user, text: text)
-    case let .presence(.attached(_, user, _, at)) where !before.board.present.people.contains(user):
+    case let .presence(.attached(_, user, _, at)) where !before.hadJoined:
       return ActivityItem(at: at, user: user, text: "joined the workspace")
-    case let .reminders(.raise(card, due)) where after.reminders.raised.count > before.reminders.raised.count:
+    case let .reminders(.raise(card, due)) where after.reminders.raised.count > before.raisedReminders:
       let title = after.board.present.cards[id: card]?.title ?? ""
       return ActivityItem(at: nil, user: nil, text: "#\(card) \(title) is due", date: due)
     default:
@@ -75,8 +98,8 @@ extension Activity {
     }
   }
 
-  static func describe(_ authored: Authored<BoardAction>, before: Board, after: Board) -> ActivityItem? {
-    func card(_ id: Int) -> String { "#\(id) \(after.cards[id: id]?.title ?? before.cards[id: id]?.title ?? "")" }
+  static func describe(_ authored: Authored<BoardAction>, before: Before, after: Board) -> ActivityItem? {
+    func card(_ id: Int) -> String { "#\(id) \(after.cards[id: id]?.title ?? before.card?.title ?? "")" }
     var date: Date?
     let text: String
     switch authored.action {
@@ -85,8 +108,8 @@ extension Activity {
       text = "added \(card(added.id)) to \(after.columnName(of: added))"
     case let .editCard(id, _, _): text = "edited \(card(id))"
     case let .moveCard(id, _, _):
-      guard let was = before.cards[id: id], let now = after.cards[id: id] else { return nil }
-      let (from, to) = (before.columnName(of: was), after.columnName(of: now))
+      guard let from = before.card?.column, let now = after.cards[id: id] else { return nil }
+      let to = after.columnName(of: now)
       text = from == to ? "moved \(card(id)) within \(to)" : "moved \(card(id)) from \(from) to \(to)"
     case let .assign(id, user): text = user.map { "assigned \(card(id)) to \($0)" } ?? "unassigned \(card(id))"
     case let .label(id, label): text = "labelled \(card(id)) \(label.lowercased())"
@@ -107,5 +130,18 @@ extension Activity {
     case .redo: text = "redid their change"
     }
     return ActivityItem(at: authored.at, user: authored.user, text: text, date: date)
+  }
+}
+
+extension BoardAction {
+  /// The card the action is about, if it is about one.
+  var cardID: Int? {
+    switch self {
+    case let .editCard(id, _, _), let .moveCard(id, _, _), let .assign(id, _), let .label(id, _), let .unlabel(id, _),
+      let .setDue(id, _), let .archive(id), let .restore(id):
+      id
+    case .addCard, .addColumn, .renameColumn, .moveColumn, .limitColumn, .removeColumn, .invite, .join, .undo, .redo:
+      nil
+    }
   }
 }
