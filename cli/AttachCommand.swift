@@ -13,8 +13,8 @@ struct AttachCommand: ParsableCommand {
     commandName: "attach",
     abstract: "Open a live window on one scope: its state, redrawn as it changes, and a command line.",
     discussion: """
-      Type actions in the scope's own words (`help` lists them) or as JSON; `q` on an empty \
-      line or Ctrl-C leaves. When the daemon is away the window shows the last state it saw, \
+      Type actions in the scope's own words (`help` lists them) or as JSON; `q` (or quit) \
+      and Enter, or Ctrl-C, leaves. When the daemon is away the window shows the last state it saw, \
       marked OFFLINE, queues what you type and shows it applied; it reconnects by itself and \
       sends the queue.
 

@@ -43,7 +43,10 @@ struct DaemonCommand: ParsableCommand {
       try FileManager.default.createDirectory(
         at: layout.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       let binary = try DaemonProcessInfo.daemonBinary()
-      _ = FileManager.default.createFile(atPath: layout.daemonLog.path, contents: nil, attributes: [.posixPermissions: 0o600])
+      // Appended to, run after run: the last run's lines (why it stopped, say) stay readable.
+      if !FileManager.default.fileExists(atPath: layout.daemonLog.path) {
+        _ = FileManager.default.createFile(atPath: layout.daemonLog.path, contents: nil, attributes: [.posixPermissions: 0o600])
+      }
       guard let logHandle = FileHandle(forWritingAtPath: layout.daemonLog.path) else {
         throw CommandFailure(message: "cannot write \(layout.daemonLog.path)")
       }
@@ -91,7 +94,9 @@ struct DaemonCommand: ParsableCommand {
 
     func run() throws {
       let layout = options.layout
-      guard let pid = DaemonProcessInfo.pid(in: layout), kill(pid, 0) == 0 else {
+      // The pid file outlives the daemon; only its lock says a daemon holds it. Without that
+      // check a pid reused by some other process could be signalled.
+      guard DaemonProcessInfo.isLocked(layout), let pid = DaemonProcessInfo.pid(in: layout), kill(pid, 0) == 0 else {
         print("the daemon is not running")
         return
       }

@@ -73,9 +73,6 @@ final class FullScreenWindow {
           while index < keys.count, !(64...126).contains(keys[index]) { index += 1 }
           index += 1
         }
-      case UInt8(ascii: "q") where input.isEmpty:
-        quit = true
-        return
       default:
         // The rest of a UTF-8 character arrives in the same read.
         var end = index
@@ -92,7 +89,7 @@ final class FullScreenWindow {
     showingHelp = false
     guard !text.isEmpty else { return }
     switch text {
-    case "quit", "exit":
+    case "q", "quit", "exit":
       quit = true
     case "help", "?":
       showingHelp = !wasShowingHelp
@@ -145,7 +142,7 @@ final class FullScreenWindow {
     var body: [String]
     if showingHelp {
       body = ["", " The words of \(session.scope) (Enter on an empty line goes back):", ""]
-        + (window.help + ["help", "q (on an empty line), quit or Ctrl-C: leave"]).map { TextFit.cut("   " + $0, width) }
+        + (window.help + ["help", "q, quit or Ctrl-C: leave"]).map { TextFit.cut("   " + $0, width) }
     } else if let state = session.displayedState {
       body = window.render(state, width)
     } else {

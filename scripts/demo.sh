@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: starts concordd hosting Workspace and opens four windows on it in tmux — the
 # board, one card, the general chat and the activity feed — each a live `concord attach` you can
-# type into (`help` lists the commands; `q` closes a window; Ctrl-b and an arrow moves between
+# type into (`help` lists the commands; `q` and Enter closes a window; Ctrl-b and an arrow moves between
 # windows; Ctrl-b d leaves tmux, the daemon keeps running).
 #   scripts/demo.sh          the multi-window demo (its home is .build/demo-home)
 #   scripts/demo.sh stop     stops the demo's daemon

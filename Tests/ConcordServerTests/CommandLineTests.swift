@@ -175,6 +175,27 @@ import Glibc
     let stopped = try ConcordCLI.run(["daemon", "stop"], home: home)
     #expect(stopped.output.contains("stopped"))
     #expect(!FileManager.default.fileExists(atPath: home.appending(path: "concordd.sock").path))
+
+    // The pid file stays behind; a process that took the same pid later is not the daemon.
+    let bystander = Process()
+    bystander.executableURL = URL(filePath: "/bin/sleep")
+    bystander.arguments = ["30"]
+    try bystander.run()
+    defer { bystander.terminate() }
+    try "\(bystander.processIdentifier)\n".write(to: home.appending(path: "concordd.pid"), atomically: false, encoding: .utf8)
+    let again = try ConcordCLI.run(["daemon", "stop"], home: home)
+    #expect(again.output.contains("not running"), "\(again.output)")
+    usleep(100_000)
+    #expect(bystander.isRunning)
+
+    // A second start adds to the daemon's log: the first run's lines are still there.
+    let log = home.appending(path: "concordd.log")
+    let firstRun = try String(contentsOf: log, encoding: .utf8)
+    #expect(!firstRun.isEmpty)
+    #expect(try ConcordCLI.run(["daemon", "start"], home: home).status == 0)
+    #expect(try ConcordCLI.run(["daemon", "stop"], home: home).output.contains("stopped"))
+    let bothRuns = try String(contentsOf: log, encoding: .utf8)
+    #expect(bothRuns.hasPrefix(firstRun) && bothRuns.count > firstRun.count)
   }
 
   @Test func logTailPrintsEntriesAsTheyAreCommitted() throws {

@@ -41,8 +41,11 @@ import Glibc
     let state = try ConcordCLI.run(["state", "counter"], home: home)
     #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "15")
 
-    // q leaves, and the terminal is put back as it was.
-    try tmux.typeKeys("q")
+    // A line that starts with q is a line like any other; q alone leaves, and the terminal is
+    // put back as it was.
+    try tmux.type("quick")
+    try tmux.waitForScreen(containing: "no command \"quick\"")
+    try tmux.type("q")
     try tmux.waitUntilExited()
   }
 }
@@ -74,10 +77,6 @@ struct Tmux {
   func type(_ text: String, into target: String = "w") throws {
     try run(["send-keys", "-t", target, "-l", text], capture: false)
     try run(["send-keys", "-t", target, "Enter"], capture: false)
-  }
-
-  func typeKeys(_ keys: String) throws {
-    try run(["send-keys", "-t", "w", "-l", keys], capture: false)
   }
 
   func waitForScreen(containing needles: String..., timeout: Double = 10) throws {
