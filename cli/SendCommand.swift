@@ -36,9 +36,11 @@ struct SendCommand: ParsableCommand {
     do {
       connection = try ClientConnection(socket: options.layout.socket)
     } catch {
+      // Queued either way; only an unreachable daemon is exit code 3 (a refused handshake is a
+      // failure of its own).
       let waiting = (try? outbox.count()) ?? 1
-      print("queued as \(queued.cseq): the daemon is unreachable; \(waiting) action\(waiting == 1 ? "" : "s") waiting in the outbox")
-      throw CommandFailure(message: error.description, code: .daemonUnreachable)
+      print("queued as \(queued.cseq); \(waiting) action\(waiting == 1 ? "" : "s") waiting in the outbox")
+      throw CommandFailure(error)
     }
     var mine: OutboxSync.Outcome?
     let report = try OutboxSync.run(outbox, over: connection) { action, outcome in

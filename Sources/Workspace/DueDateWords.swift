@@ -49,8 +49,10 @@ public enum DueDateWords {
       return try day(after: today, ahead == 0 ? 7 : ahead, calendar)
     }
     let parts = word.split(separator: "-").compactMap { Int($0) }
+    // The calendar rolls a 13th month or a 32nd day over into the next; a date typed must be
+    // the date meant.
     if parts.count == 3, let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])),
-      calendar.component(.day, from: date) == parts[2]
+      calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: parts[0], month: parts[1], day: parts[2])
     {
       return date
     }

@@ -33,6 +33,8 @@ import Glibc
     #expect(try mover.refusal(of: "assign 2 zed") == "nobody called zed has joined this workspace; invite them first: `invite zed`")
     try chatter.perform("hello @bob, #1 is yours")
     try chatter.perform("say and #2 waits for review")
+    // A line that starts like JSON but is not is said like any other.
+    try chatter.perform("[wip] the docs")
     #expect(try chatter.refusal(of: "edit 9 nothing") == "there is no message 9 in general")
 
     // Every window converges on the daemon's state of its scope.
@@ -49,7 +51,7 @@ import Glibc
     #expect(doing["assignee"] == "bob")
     #expect(doing["labels"] == ["bug"])
     let messages = try #require(chat["messages"]?.array)
-    #expect(messages.count == 2)
+    #expect(messages.count == 3)
     #expect(chat["cards"] == ["1": "Fix login", "2": "Write docs"])
     #expect(try ScriptedWindow.daemonState("card:1", home: daemon.home)["card"]?["moves"]?.arrayCount == 1)
 

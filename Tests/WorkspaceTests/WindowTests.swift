@@ -73,6 +73,9 @@ import Testing
     #expect(try parse("2026-12-01 08:00") == DateComponents(month: 12, day: 1, hour: 8, minute: 0))
     #expect(try parse("none") == nil)
     #expect(throws: CommandError.self) { try parse("2026-02-30") }
+    // A month past December, or month 0, is a mistake, not next year's January.
+    #expect(throws: CommandError.self) { try parse("2026-13-01") }
+    #expect(throws: CommandError.self) { try parse("2026-00-15") }
     #expect(throws: CommandError.self) { try parse("tomorrow 25:00") }
     #expect(throws: CommandError.self) { try parse("in many days") }
   }
