@@ -58,6 +58,7 @@ struct JSONWindow {
     }
     var input: [UInt8] = []
     var inputClosed = false
+    var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
       for event in events { show(event) }
       events = []
@@ -65,10 +66,9 @@ struct JSONWindow {
         if !session.isConnected, session.waitingCount > 0 { throw CommandFailure(message: "the daemon is unreachable; \(session.waitingCount) action(s) wait in the outbox", code: .daemonUnreachable) }
         return
       }
-      let ready = waitForInput(socket: session.fileDescriptor, milliseconds: 100)
+      let ready = waitForInput(socket: session.fileDescriptor, milliseconds: 100, watchingInput: !inputClosed)
       if ready.socket { events += try session.socketReadable() }
       if ready.stdin, !inputClosed {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
         if count <= 0 {
           inputClosed = true

@@ -73,9 +73,11 @@ enum Terminal {
 }
 
 /// Waits until the socket or standard input has something, or `milliseconds` pass.
-/// Returns (socket readable, stdin readable).
-func waitForInput(socket: Int32?, milliseconds: Int32) -> (socket: Bool, stdin: Bool) {
-  var pollers = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+/// Returns (socket readable, stdin readable). Once input has ended, pass `watchingInput: false`:
+/// a closed input is always "ready", and polling it would spin.
+func waitForInput(socket: Int32?, milliseconds: Int32, watchingInput: Bool = true) -> (socket: Bool, stdin: Bool) {
+  // A negative descriptor is one poll(2) leaves out.
+  var pollers = [pollfd(fd: watchingInput ? STDIN_FILENO : -1, events: Int16(POLLIN), revents: 0)]
   if let socket { pollers.append(pollfd(fd: socket, events: Int16(POLLIN), revents: 0)) }
   guard poll(&pollers, nfds_t(pollers.count), milliseconds) > 0 else { return (false, false) }
   let stdinReady = pollers[0].revents != 0
