@@ -22,14 +22,14 @@ struct AttachCommand: ParsableCommand {
       update as NDJSON and reads actions as JSON lines from standard input, for scripts.
 
       Examples:
-        concord attach counter
-        concord attach note:3
-        echo '{"increment":{}}' | concord attach counter --json
+        concord attach board
+        concord attach card:1
+        echo 'add "Buy milk"' | concord attach board --json
       """)
 
   @OptionGroup var options: HomeOptions
 
-  @Argument(help: "The scope, such as counter or note:3.")
+  @Argument(help: "The scope, such as board or card:1.")
   var scope: String
 
   @Flag(help: "NDJSON in and out, for scripts.")

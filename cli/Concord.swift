@@ -17,9 +17,9 @@ struct Concord: ParsableCommand {
 
       Examples:
         concord daemon start
-        concord attach counter
-        concord send counter '{"add":{"amount":5}}'
-        concord state --at 120 counter
+        concord attach board
+        concord send board 'add "Buy milk"'
+        concord state --at 120 card:1
         concord log export --format jsonl -o audit.jsonl
       """,
     version: "0.1.0",

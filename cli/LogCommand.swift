@@ -23,7 +23,7 @@ struct LogCommand: ParsableCommand {
         Examples:
           concord log export --format jsonl -o audit.jsonl
           concord log export --format csv --from 100 --to 200
-          concord log export --scope note:3     # for reading: a filtered export does not verify
+          concord log export --scope card:1     # for reading: a filtered export does not verify
         """)
 
     @OptionGroup var log: LogOptions

@@ -15,14 +15,14 @@ struct SendCommand: ParsableCommand {
       earlier are sent first, in order.
 
       Examples:
-        concord send counter '{"add":{"amount":5}}'
-        concord send counter 'add 5'
-        concord send note:3 '{"edit":{"text":"oat milk"}}'
+        concord send board 'add "Buy milk" to doing'
+        concord send card:1 'due tomorrow 17:00'
+        concord send chat:general 'the build is green again'
       """)
 
   @OptionGroup var options: HomeOptions
 
-  @Argument(help: "The scope, such as counter or note:3.")
+  @Argument(help: "The scope, such as board or card:1.")
   var scope: String
 
   @Argument(help: "The action, as JSON or in the scope's words.")

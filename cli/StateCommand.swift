@@ -13,8 +13,8 @@ struct StateCommand: ParsableCommand {
 
       Examples:
         concord state
-        concord state counter
-        concord state --at 120 note:3
+        concord state board
+        concord state --at 120 card:1
       """)
 
   @OptionGroup var log: LogOptions
@@ -22,7 +22,7 @@ struct StateCommand: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("Rebuild the state as it was after this entry.", valueName: "SEQ"))
   var at: Int64?
 
-  @Argument(help: "A scope, such as counter or note:3 (default: the whole state).")
+  @Argument(help: "A scope, such as board or card:1 (default: the whole state).")
   var scope: String?
 
   func validate() throws {
