@@ -10,13 +10,11 @@ import Workspace
 /// rebuilding states from the log. The same app `concordd` hosts, chosen the same way: the
 /// CONCORD_APP environment variable, `workspace` unless it says `sample`.
 struct BundledApp: Sendable {
-  let name: String
   let client: ClientApp
   /// The state (or one scope of it) as of a seq, rebuilt from the log.
   let stateJSON: @Sendable (_ at: Int64?, _ log: ActionLog, _ scope: String?) throws -> (json: JSONValue, seq: Int64)
 
   init<State: Codable & Sendable, Action: Codable & Sendable>(_ hosted: HostedApp<State, Action>, client: ClientApp) {
-    name = hosted.name
     self.client = client
     stateJSON = { at, log, scope in
       let (state, seq) = try hosted.state(at: at, from: log)

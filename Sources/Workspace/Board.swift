@@ -247,7 +247,6 @@ extension Board {
     case let .join(person):
       guard person == user else { return .refuse("only \(person) can join as \(person); invite them instead") }
       board.join(person)
-      return .none
 
     case .undo, .redo:
       return .refuse("undo and redo need the board's history")

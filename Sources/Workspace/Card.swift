@@ -1,3 +1,4 @@
+import ConcordClient
 import Foundation
 
 /// A card on the board: one piece of work.
@@ -69,4 +70,15 @@ public struct Column: Codable, Equatable, Sendable, Identifiable {
   }
 
   public var isFull: Bool { limit.map { cards.count >= $0 } ?? false }
+}
+
+extension Card {
+  /// The card a text names: `42` or `#42`, a number a window can send (above 0, at most 2^53).
+  /// The same for a scope's parameter (`card:#42`) and a typed word.
+  public static func number(_ text: String) -> Int? {
+    guard let number = Int(text.hasPrefix("#") ? String(text.dropFirst()) : text), number > 0,
+      number <= CommandWords.largestInteger
+    else { return nil }
+    return number
+  }
 }

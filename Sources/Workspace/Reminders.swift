@@ -55,15 +55,18 @@ extension Reminders {
   public static let reducer = Reducer<Workspace.State, Workspace.Action, Workspace.Environment> { state, action, _ in
     guard case let .reminders(action) = action else { return .none }
     let board = state.board.present
+    /// Whether `card` is still due at `due` and not reminded of yet.
+    func isPending(_ card: Int, _ due: Date) -> Bool {
+      dueDate(of: board.cards[id: card], on: board) == due && !state.reminders.isRaised(card: card, due: due)
+    }
     switch action {
     case let .fellDue(card, due):
       // A timer that outlived its card's date (it raced a change) asks for nothing.
-      guard dueDate(of: board.cards[id: card], on: board) == due, !state.reminders.isRaised(card: card, due: due)
-      else { return .none }
+      guard isPending(card, due) else { return .none }
       return Effect.send(Workspace.Action.reminders(.raise(card: card, due: due))).queued(in: delivery)
     case let .raise(card, due):
-      guard dueDate(of: board.cards[id: card], on: board) == due, !state.reminders.isRaised(card: card, due: due)
-      else { return .none }
+      // Checked again: the card may have changed while the raise waited in the queue.
+      guard isPending(card, due) else { return .none }
       state.reminders.raised.append(Reminder(card: card, due: due))
       return .none
     }

@@ -21,7 +21,7 @@ extension Workspace {
           .board(Authored(origin, action.boardAction(column: name)))
         },
         .scope(
-          "card", parameter: { Int($0.hasPrefix("#") ? String($0.dropFirst()) : $0) },
+          "card", parameter: Card.number,
           state: { state, id in state.board.present.cards[id: id].map { CardView($0, in: state) } }
         ) { (id: Int, origin, action: CardAction) in
           .board(Authored(origin, action.boardAction(card: id)))

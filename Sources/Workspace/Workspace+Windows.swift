@@ -48,9 +48,7 @@ extension CommandWords {
   /// The card number at `index`, written `42` or `#42`.
   func card(_ index: Int) throws -> Int {
     let text = try word(index, "the card's number")
-    guard let number = Int(text.hasPrefix("#") ? String(text.dropFirst()) : text), number > 0,
-      number <= CommandWords.largestInteger
-    else {
+    guard let number = Card.number(text) else {
       throw CommandError("a card is named by its number, such as 42 or #42, not \"\(text)\"")
     }
     return number
