@@ -101,7 +101,7 @@ public final class Outbox: Sendable {
 
   /// The queued actions, oldest first.
   public func queued() throws(ClientError) -> [QueuedAction] {
-    try access { db in
+    try reading { db in
       try Row.fetchAll(db, sql: "SELECT cseq, queued_at, sealed FROM pending ORDER BY cseq").map { row in
         let cseq: Int64 = row["cseq"]
         let sealed: Data = row["sealed"]
@@ -116,7 +116,7 @@ public final class Outbox: Sendable {
   }
 
   public func count() throws(ClientError) -> Int {
-    try access { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pending") ?? 0 }
+    try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pending") ?? 0 }
   }
 
   /// The daemon answered the action: it leaves the outbox.
@@ -141,7 +141,7 @@ public final class Outbox: Sendable {
 
   /// The log id of the daemon this outbox last synced with.
   public func knownLogID() throws(ClientError) -> String? {
-    try access { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'log_id'") }
+    try reading { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'log_id'") }
   }
 
   public func setKnownLogID(_ logID: String) throws(ClientError) {
@@ -165,7 +165,7 @@ public final class Outbox: Sendable {
   /// A scope's state as last seen, if it was.
   public func lastSeen(_ scope: String) throws(ClientError) -> SeenState? {
     let tag = sealer.tag(scope)
-    let sealed = try access { db in try Data.fetchOne(db, sql: "SELECT sealed FROM seen WHERE tag = ?", arguments: [tag]) }
+    let sealed = try reading { db in try Data.fetchOne(db, sql: "SELECT sealed FROM seen WHERE tag = ?", arguments: [tag]) }
     guard let sealed, let opened = sealer.open([UInt8](sealed), associatedData: Array("seen/\(tag)".utf8)),
       case let .object(fields)? = try? JSONParser.parse(opened), case let .string(logID)? = fields["log_id"],
       case let .number(seq)? = fields["seq"], let state = fields["state"]
@@ -193,16 +193,26 @@ public final class Outbox: Sendable {
 
   private static func place(_ cseq: Int64) -> [UInt8] { Array("pending/\(cseq)".utf8) }
 
+  /// Runs `work`, which only reads, without the write lock: redraws read the outbox often, and
+  /// every window and command of a home shares it.
+  private func reading<T>(_ work: (Database) throws -> T) throws(ClientError) -> T {
+    try translatingErrors("read") { try database.read(work) }
+  }
+
   /// Runs `work` in an IMMEDIATE transaction: it takes the write lock first, so two processes
   /// never both read and then both try to write (which SQLite answers with "busy" at once,
   /// without waiting).
   private func access<T>(_ work: (Database) throws -> T) throws(ClientError) -> T {
+    try translatingErrors("used") { try Self.immediate(database, work) }
+  }
+
+  private func translatingErrors<T>(_ verb: String, _ body: () throws -> T) throws(ClientError) -> T {
     do {
-      return try Self.immediate(database, work)
+      return try body()
     } catch let error as ClientError {
       throw error
     } catch {
-      throw .local("the outbox could not be used: \(error)")
+      throw .local("the outbox could not be \(verb): \(error)")
     }
   }
 }

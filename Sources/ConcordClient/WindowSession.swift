@@ -43,6 +43,11 @@ public final class WindowSession {
   /// The daemon's state of the scope, and its seq.
   public private(set) var confirmed: SeenState?
   public private(set) var user: String?
+  /// The state seen is kept in the outbox (to show while the daemon is away) at most once a
+  /// second, not at every update: each keeping is an encryption and a commit, and every window
+  /// of a home shares the file.
+  private var seenUnsaved = false
+  private var seenSavedAt = Date.distantPast
   private var nextAttempt = Date.distantPast
   private var backoff: Double = 0.25
   /// Whether the state shown comes from the daemon right now.
@@ -83,6 +88,7 @@ public final class WindowSession {
   /// Throws only when this client's own outbox cannot be used (another key, a corrupt row, a
   /// full disk): reconnecting would not mend that, so the window ends with the reason.
   public func tick(now: Date = Date()) throws(ClientError) -> [Event] {
+    if seenUnsaved, now.timeIntervalSince(seenSavedAt) >= 1 { try saveSeen(now: now) }
     guard connection == nil, now >= nextAttempt else { return [] }
     do {
       let connection = try ClientConnection(socket: home.socket)
@@ -181,9 +187,22 @@ public final class WindowSession {
   }
 
   private func see(_ state: JSONValue, at seq: Int64) throws(ClientError) {
-    let seen = SeenState(scope: scope, logID: connection?.welcome.logID ?? confirmed?.logID ?? "", seq: seq, state: state)
-    confirmed = seen
-    try outbox.remember(seen)
+    confirmed = SeenState(scope: scope, logID: connection?.welcome.logID ?? confirmed?.logID ?? "", seq: seq, state: state)
+    seenUnsaved = true
+    if Date().timeIntervalSince(seenSavedAt) >= 1 { try saveSeen() }
+  }
+
+  /// Keeps the state seen in the outbox now.
+  private func saveSeen(now: Date = Date()) throws(ClientError) {
+    guard seenUnsaved, let confirmed else { return }
+    try outbox.remember(confirmed)
+    seenUnsaved = false
+    seenSavedAt = now
+  }
+
+  deinit {
+    // The window closes: the state it last saw is what it shows next time, offline.
+    try? saveSeen()
   }
 
   private func replay() throws(ClientError) -> [Event] {
@@ -223,6 +242,7 @@ public final class WindowSession {
     let wasConnected = connection != nil
     connection?.close()
     connection = nil
+    try saveSeen()
     if case let .local(reason)? = error as? ClientError { throw .local(reason) }
     nextAttempt = Date().addingTimeInterval(backoff)
     backoff = min(backoff * 2, 5)
