@@ -52,15 +52,28 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     var mentions: [String] = []
     var cards: [Int] = []
     for word in text.split(whereSeparator: { $0.isWhitespace }) {
-      let trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?()\"'"))
-      if trimmed.hasPrefix("@"), trimmed.count > 1 {
-        let name = String(trimmed.dropFirst())
-        if !mentions.contains(name) { mentions.append(name) }
-      } else if trimmed.hasPrefix("#"), let number = Int(trimmed.dropFirst()), number > 0, !cards.contains(number) {
-        cards.append(number)
+      switch reference(in: word) {
+      case let .mention(name)? where !mentions.contains(name): mentions.append(name)
+      case let .card(number)? where !cards.contains(number): cards.append(number)
+      default: continue
       }
     }
     return (mentions, cards)
+  }
+
+  /// What one word of a message refers to: `@bob`, `#42` (punctuation around it aside).
+  public enum Reference: Equatable, Sendable {
+    case mention(String)
+    case card(Int)
+  }
+
+  /// The reference one word makes, if any: the one rule for what a message links to and what a
+  /// window shows as a link.
+  public static func reference(in word: Substring) -> Reference? {
+    let trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?()\"'"))
+    if trimmed.hasPrefix("@"), trimmed.count > 1 { return .mention(String(trimmed.dropFirst())) }
+    if trimmed.hasPrefix("#"), let number = Int(trimmed.dropFirst()), number > 0 { return .card(number) }
+    return nil
   }
 }
 

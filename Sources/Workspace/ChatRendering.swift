@@ -27,8 +27,7 @@ enum ChatRendering {
   /// The text with each `#42` followed by its card's title: `#42 «Fix login»`.
   static func linked(_ text: String, cards: [String: String]) -> String {
     text.split(separator: " ", omittingEmptySubsequences: false).map { word in
-      let number = word.drop { $0 == "#" }.prefix { $0.isNumber }
-      guard word.hasPrefix("#"), !number.isEmpty else { return String(word) }
+      guard case let .card(number)? = Message.reference(in: word) else { return String(word) }
       return "\(word) «\(cards[String(number)] ?? "no such card")»"
     }.joined(separator: " ")
   }
@@ -36,10 +35,11 @@ enum ChatRendering {
   /// Mentions of people who joined in magenta, card links in cyan.
   static func highlight(_ line: String, people: [String], palette: Palette) -> String {
     line.split(separator: " ", omittingEmptySubsequences: false).map { word in
-      let name = word.dropFirst().trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?()\"'"))
-      if word.hasPrefix("@"), people.contains(name) { return palette.magenta(String(word)) }
-      if word.hasPrefix("#"), word.dropFirst().first?.isNumber == true { return palette.cyan(String(word)) }
-      return String(word)
+      switch Message.reference(in: word) {
+      case let .mention(name)? where people.contains(name): palette.magenta(String(word))
+      case .card?: palette.cyan(String(word))
+      default: String(word)
+      }
     }.joined(separator: " ")
   }
 }

@@ -107,4 +107,14 @@ import Testing
     let lines = ChatRendering.lines(view, width: 80, palette: .plain, now: monday)
     #expect(lines.contains { $0.contains("carol: @bob see #1 «Fix login» and #9 «no such card»") })
   }
+
+  @Test func chatShowsAsLinksWhatTheMessageLinksToAndNothingElse() throws {
+    var state = Workspace.State(board: Board.with(people: ["bob"]).applying(.addCard(title: "Fix login", column: nil), by: "bob"))
+    let text = "(#1) is not #1abc"
+    state.chat.channels[id: "general"]?.messages.append(Message(id: 1, author: "carol", at: monday, text: text))
+    #expect(Message.references(in: text).cards == [1])
+    let view = ChannelView(state.chat.channels[id: "general"]!, in: state)
+    let lines = ChatRendering.lines(view, width: 80, palette: .plain, now: monday)
+    #expect(lines.contains { $0.contains("carol: (#1) «Fix login» is not #1abc") }, "\(lines)")
+  }
 }
