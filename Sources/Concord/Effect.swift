@@ -65,7 +65,9 @@ public struct Effect<Action: Sendable>: Sendable {
     }
   }
 
-  @usableFromInline
+  // Inlinable, so that it is compiled for the app's action type: an opaque generic getter would
+  // look up the metadata of `Operation` on every call.
+  @inlinable
   var operation: Operation { box?.operation ?? .none }
 
   /// True when there is nothing to run. The store's fast path checks this first.
