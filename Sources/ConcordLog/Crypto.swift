@@ -124,8 +124,13 @@ enum Crypto {
 
   /// A BLAKE2b hash of what `body` feeds the hasher. The state lives on the stack.
   static func hash(key: SecretBytes? = nil, count: Int = hashBytes, _ body: (Hasher) -> Void) -> [UInt8] {
-    withUnsafeTemporaryAllocation(byteCount: crypto_generichash_statebytes(), alignment: 64) { buffer in
-      let state = OpaquePointer(buffer.baseAddress!)
+    // libsodium wants the state 64-byte aligned. A temporary allocation aligned that strictly, or
+    // of a size known only at run time, comes from the heap (posix_memalign, for every entry
+    // sealed, read or verified); a constant size aligned by hand stays on the stack.
+    precondition(hashStateFits)
+    return withUnsafeTemporaryAllocation(byteCount: 512, alignment: 16) { buffer in
+      let start = UInt(bitPattern: buffer.baseAddress!)
+      let state = OpaquePointer(UnsafeMutableRawPointer(bitPattern: (start + 63) & ~63)!)
       if let key {
         key.withKey { _ = crypto_generichash_init(state, $0, key.count, count) }
       } else {
@@ -137,6 +142,9 @@ enum Crypto {
       return out
     }
   }
+
+  /// Whether a BLAKE2b state and its alignment fit in the 512 bytes `hash` sets aside.
+  private static let hashStateFits = crypto_generichash_statebytes() + 63 <= 512
 
   /// Feeds bytes to a hash in progress.
   struct Hasher {
