@@ -10,20 +10,40 @@ import Synchronization
 /// the assumption that no record of the batch is a duplicate; when one is, the caller calls
 /// ``finish()`` and seals the rest itself from the position actually reached.
 ///
+/// A sleeping thread takes tens of microseconds to wake, so the caller does not wait for it:
+/// it seals the first rows itself until the second thread asks for the work, and hands the
+/// sealer over between two rows.
+///
 /// ```swift
 /// let pipeline = SealingPipeline(records: batch, random: random, sealer: sealer)
 /// defer { pipeline.finish() }
 /// for index in batch.indices { insert(pipeline.row(at: index)) }
 /// ```
 final class SealingPipeline: @unchecked Sendable {
-  // @unchecked: a row is written once by the sealing thread before `sealed` is raised past it
-  // (release), and read by the caller only after it saw `sealed` past it (acquire).
+  // @unchecked: a row is written once, by whichever thread seals it, before `sealed` is raised
+  // past it (release), and read by the caller only after it saw `sealed` past it (acquire).
+  // `sealer` belongs to the caller until it raises `turn` to `.helper` (release), and to the
+  // sealing thread after it saw that (acquire).
 
   /// Below this many records a second thread costs more than it saves.
   static let minimumBatch = 16
 
+  /// Whose turn it is to seal.
+  private enum Turn {
+    /// The caller seals the rows it needs.
+    static let caller = 0
+    /// The sealing thread is up and waits for the sealer.
+    static let helperAsked = 1
+    /// The sealing thread seals; the caller only reads.
+    static let helper = 2
+  }
+
+  private let records: [LogRecord]
+  private let random: [UInt8]
+  private var sealer: EntrySealer
   private let rows: UnsafeMutablePointer<EntrySealer.SealedRow>
   private let sealed = Atomic<Int>(0)
+  private let turn = Atomic<Int>(Turn.caller)
   private let stopRequested = Atomic<Bool>(false)
   private let stopped = DispatchSemaphore(value: 0)
 
@@ -31,23 +51,30 @@ final class SealingPipeline: @unchecked Sendable {
   /// ``EntrySealer/randomBytesPerEntry`` bytes for each record.
   init(records: [LogRecord], random: [UInt8], sealer: EntrySealer) {
     precondition(random.count == records.count * EntrySealer.randomBytesPerEntry)
+    self.records = records
+    self.random = random
+    self.sealer = sealer
     rows = .allocate(capacity: records.count)
     DispatchQueue.global(qos: .userInitiated).async { [self] in
-      var sealer = sealer
-      random.withUnsafeBytes { random in
-        for index in records.indices where !stopRequested.load(ordering: .relaxed) {
-          let start = index * EntrySealer.randomBytesPerEntry
-          let bytes = UnsafeRawBufferPointer(rebasing: random[start..<start + EntrySealer.randomBytesPerEntry])
-          (rows + index).initialize(to: sealer.seal(records[index], random: bytes))
-          sealed.store(index + 1, ordering: .releasing)
-        }
-      }
+      sealOnHelperThread()
       stopped.signal()
     }
   }
 
-  /// The sealed row for record `index`, waiting for the sealing thread to get there.
+  /// The sealed row for record `index`: sealed here while the sealing thread is not up yet,
+  /// otherwise waited for.
   func row(at index: Int) -> EntrySealer.SealedRow {
+    if sealed.load(ordering: .acquiring) <= index {
+      switch turn.load(ordering: .acquiring) {
+      case Turn.caller:
+        seal(index)
+        return rows[index]
+      case Turn.helperAsked:
+        turn.store(Turn.helper, ordering: .releasing)
+      default:
+        break
+      }
+    }
     var spins = 0
     while sealed.load(ordering: .acquiring) <= index {
       // The sealing thread is normally ahead; yield the core when it is not.
@@ -63,5 +90,33 @@ final class SealingPipeline: @unchecked Sendable {
     stopped.wait()
     rows.deinitialize(count: sealed.load(ordering: .acquiring))
     rows.deallocate()
+  }
+
+  private func sealOnHelperThread() {
+    turn.store(Turn.helperAsked, ordering: .relaxed)
+    // The caller hands the sealer over between two rows; it may also be done already.
+    var spins = 0
+    while turn.load(ordering: .acquiring) != Turn.helper {
+      if stopRequested.load(ordering: .relaxed) { return }
+      spins += 1
+      if spins > 100 { sched_yield() }
+    }
+    var index = sealed.load(ordering: .acquiring)
+    while index < records.count, !stopRequested.load(ordering: .relaxed) {
+      seal(index)
+      index += 1
+    }
+  }
+
+  /// Seals record `index`, which must be the next one, and publishes it.
+  private func seal(_ index: Int) {
+    let start = index * EntrySealer.randomBytesPerEntry
+    let row = random.withUnsafeBytes { random in
+      sealer.seal(
+        records[index],
+        random: UnsafeRawBufferPointer(rebasing: random[start..<start + EntrySealer.randomBytesPerEntry]))
+    }
+    (rows + index).initialize(to: row)
+    sealed.store(index + 1, ordering: .releasing)
   }
 }

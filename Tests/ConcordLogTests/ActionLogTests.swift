@@ -28,6 +28,24 @@ import Testing
     #expect(middle == [1500, 1501, 1502])
   }
 
+  @Test func batchesOfEverySizeAroundTheSealingThreadStayChained() throws {
+    // Batches long enough for a second sealing thread hand the sealing over to it wherever it
+    // happens to wake up: before the first row, in the middle, or after the last.
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    var records: [LogRecord] = []
+    for size in 1...80 {
+      let batch = (records.count + 1...records.count + size).map { record($0) }
+      let results = try log.append(batch)
+      #expect(results.map(\.entry.seq) == (records.count + 1...records.count + size).map(Int64.init))
+      records += batch
+    }
+    #expect(try log.verify().isSound)
+    var read: [LogRecord] = []
+    try fixture.open().forEachEntry { read.append($0.record) }
+    #expect(read == records)
+  }
+
   @Test func aRetriedActionIsKeptOnceAndAnsweredWithTheOriginal() throws {
     let fixture = LogFixture()
     let log = try fixture.open()
