@@ -10,9 +10,10 @@ import Synchronization
 /// the assumption that no record of the batch is a duplicate; when one is, the caller calls
 /// ``finish()`` and seals the rest itself from the position actually reached.
 ///
-/// A sleeping thread takes tens of microseconds to wake, so the caller does not wait for it:
-/// it seals the first rows itself until the second thread asks for the work, and hands the
-/// sealer over between two rows.
+/// The second thread (``SealingThread``) may be asleep, or busy with another log's batch, so the
+/// caller does not wait for it: it seals the rows it needs itself until the thread asks for the
+/// work, and hands the sealer over between two rows. A batch the caller finishes alone never
+/// waits for the thread at all.
 ///
 /// ```swift
 /// let pipeline = SealingPipeline(records: batch, random: random, sealer: sealer)
@@ -36,6 +37,8 @@ final class SealingPipeline: @unchecked Sendable {
     static let helperAsked = 1
     /// The sealing thread seals; the caller only reads.
     static let helper = 2
+    /// The caller is done before the sealing thread took over: the thread must not start.
+    static let finished = 3
   }
 
   private let records: [LogRecord]
@@ -55,10 +58,7 @@ final class SealingPipeline: @unchecked Sendable {
     self.random = random
     self.sealer = sealer
     rows = .allocate(capacity: records.count)
-    DispatchQueue.global(qos: .userInitiated).async { [self] in
-      sealOnHelperThread()
-      stopped.signal()
-    }
+    SealingThread.shared.run { [self] in sealOnHelperThread() }
   }
 
   /// The sealed row for record `index`: sealed here while the sealing thread is not up yet,
@@ -84,20 +84,49 @@ final class SealingPipeline: @unchecked Sendable {
     return rows[index]
   }
 
-  /// Stops the sealing thread, waits for it, and frees the rows. Call exactly once.
+  /// Stops the sealing thread if it took over, waits for it, and frees the rows. Call exactly
+  /// once.
   func finish() {
     stopRequested.store(true, ordering: .relaxed)
-    stopped.wait()
-    rows.deinitialize(count: sealed.load(ordering: .acquiring))
-    rows.deallocate()
+    var current = turn.load(ordering: .acquiring)
+    while current != Turn.helper {
+      let (exchanged, seen) = turn.compareExchange(
+        expected: current, desired: Turn.finished, ordering: .acquiringAndReleasing)
+      if exchanged { break }
+      current = seen
+    }
+    // Only a thread that took over touches the rows; wait until it let go of them.
+    if current == Turn.helper { stopped.wait() }
+    // Freeing a batch's rows (several allocations each) is left to the sealing thread, which
+    // is idle now: the caller has a commit to make.
+    let rows = Rows(start: rows, count: sealed.load(ordering: .acquiring))
+    SealingThread.shared.run { rows.free() }
   }
 
+  /// Sealed rows to free, handed from the caller to the sealing thread.
+  private struct Rows: @unchecked Sendable {
+    // @unchecked: the caller lets go of the rows when it hands them over.
+    let start: UnsafeMutablePointer<EntrySealer.SealedRow>
+    let count: Int
+
+    func free() {
+      start.deinitialize(count: count)
+      start.deallocate()
+    }
+  }
+
+  /// The sealing thread's part: ask for the sealer, then seal from wherever the caller got to.
   private func sealOnHelperThread() {
-    turn.store(Turn.helperAsked, ordering: .relaxed)
-    // The caller hands the sealer over between two rows; it may also be done already.
+    guard
+      turn.compareExchange(expected: Turn.caller, desired: Turn.helperAsked, ordering: .acquiringAndReleasing)
+        .exchanged
+    else { return }  // The caller finished alone.
+    // The caller hands the sealer over between two rows, or finishes without it.
     var spins = 0
-    while turn.load(ordering: .acquiring) != Turn.helper {
-      if stopRequested.load(ordering: .relaxed) { return }
+    while true {
+      let current = turn.load(ordering: .acquiring)
+      if current == Turn.helper { break }
+      if current == Turn.finished { return }
       spins += 1
       if spins > 100 { sched_yield() }
     }
@@ -106,6 +135,7 @@ final class SealingPipeline: @unchecked Sendable {
       seal(index)
       index += 1
     }
+    stopped.signal()
   }
 
   /// Seals record `index`, which must be the next one, and publishes it.
