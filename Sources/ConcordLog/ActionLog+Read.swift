@@ -82,8 +82,10 @@ extension ActionLog {
         """,
       arguments: [first, through ?? Int64.max])
     var expected = first
+    // One associated-data buffer for the whole walk: only its seq and previous hash change.
+    var associatedData = entryAssociatedDataPrefix
     while let row = try rows.next() {
-      let checked = try checkEntry(row, expectedSeq: expected, previous: previous)
+      let checked = try checkEntry(row, expectedSeq: expected, previous: previous, associatedData: &associatedData)
       try body(checked)
       previous = checked.hash
       expected += 1
@@ -91,14 +93,16 @@ extension ActionLog {
   }
 
   /// Checks one row; its blobs are read in place.
-  private func checkEntry(_ row: Row, expectedSeq: Int64, previous: [UInt8]) throws(EntryFailure) -> CheckedEntry {
+  private func checkEntry(
+    _ row: Row, expectedSeq: Int64, previous: [UInt8], associatedData: inout [UInt8]
+  ) throws(EntryFailure) -> CheckedEntry {
     let seq: Int64 = row[0]
     guard seq == expectedSeq else { throw EntryFailure(seq: expectedSeq, fault: .missing(next: seq)) }
     let at: Int64 = row[1]
     let client: String = row[2]
     let cseq: Int64 = row[3]
-    let associatedData = EntryCodec.associatedData(
-      prefix: entryAssociatedDataPrefix, seq: seq, previousHash: previous)
+    EntryCodec.replaceAssociatedData(
+      of: &associatedData, prefixCount: entryAssociatedDataPrefix.count, seq: seq, previousHash: previous)
     let opened = try? row.withUnsafeData(atIndex: 4) { nonce in
       try row.withUnsafeData(atIndex: 5) { ciphertext -> [UInt8]? in
         guard let nonce, let ciphertext else { return nil }
@@ -110,10 +114,13 @@ extension ActionLog {
       }
     }
     guard let plaintext = opened ?? nil else { throw EntryFailure(seq: seq, fault: .badSeal) }
-    let hash = [UInt8](row[6] as Data)
-    let expectedHash = EntryCodec.chainHash(
+    let hash = EntryCodec.chainHash(
       previous: previous, seq: seq, atMilliseconds: at, client: client, cseq: cseq, payload: plaintext)
-    guard Crypto.equal(expectedHash, hash) else { throw EntryFailure(seq: seq, fault: .brokenChain) }
+    // The stored hash is compared where it lies, without copying it out of the row.
+    let stored = try? row.withUnsafeData(atIndex: 6) { stored in
+      stored.map { $0.withUnsafeBytes { Crypto.equal(hash, $0) } } ?? false
+    }
+    guard stored == true else { throw EntryFailure(seq: seq, fault: .brokenChain) }
     return CheckedEntry(
       seq: seq, at: at, client: client, cseq: cseq, previousHash: previous, hash: hash, plaintext: plaintext)
   }

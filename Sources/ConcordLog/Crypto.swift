@@ -242,6 +242,11 @@ enum Crypto {
   static func equal(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     a.count == b.count && sodium_memcmp(a, b, a.count) == 0
   }
+
+  /// ``equal(_:_:)`` against bytes read in place.
+  static func equal(_ a: [UInt8], _ b: UnsafeRawBufferPointer) -> Bool {
+    a.count == b.count && (a.isEmpty || sodium_memcmp(a, b.baseAddress!, a.count) == 0)
+  }
 }
 
 extension Array where Element == UInt8 {
