@@ -10,10 +10,13 @@ import Synchronization
 /// the assumption that no record of the batch is a duplicate; when one is, the caller calls
 /// ``finish()`` and seals the rest itself from the position actually reached.
 ///
-/// The second thread (``SealingThread``) may be asleep, or busy with another log's batch, so the
-/// caller does not wait for it: it seals the rows it needs itself until the thread asks for the
-/// work, and hands the sealer over between two rows. A batch the caller finishes alone never
-/// waits for the thread at all.
+/// The second thread takes tens of microseconds to wake on a small virtual machine (about as
+/// long as sealing a dozen entries), and may be busy with another log's batch, so the caller
+/// does not wait for it: it seals the rows it needs itself until the thread asks for the work,
+/// and hands the sealer over between two rows. A batch the caller finishes alone never waits for
+/// the thread at all. (Keeping the thread awake between batches, spinning, made no measurable
+/// difference to the log's own benchmark and cost the daemon about 8% of its throughput with 16
+/// clients: the daemon's other threads need that core.)
 ///
 /// ```swift
 /// let pipeline = SealingPipeline(records: batch, random: random, sealer: sealer)
@@ -58,7 +61,7 @@ final class SealingPipeline: @unchecked Sendable {
     self.random = random
     self.sealer = sealer
     rows = .allocate(capacity: records.count)
-    SealingThread.shared.run { [self] in sealOnHelperThread() }
+    Self.sealingQueue.async { [self] in sealOnHelperThread() }
   }
 
   /// The sealed row for record `index`: sealed here while the sealing thread is not up yet,
@@ -100,8 +103,12 @@ final class SealingPipeline: @unchecked Sendable {
     // Freeing a batch's rows (several allocations each) is left to the sealing thread, which
     // is idle now: the caller has a commit to make.
     let rows = Rows(start: rows, count: sealed.load(ordering: .acquiring))
-    SealingThread.shared.run { rows.free() }
+    Self.sealingQueue.async { rows.free() }
   }
+
+  /// One sealing thread for the process, taking batches in turn: a writer whose batch waits
+  /// behind another log's seals its own rows meanwhile.
+  private static let sealingQueue = DispatchQueue(label: "concord.log.sealing", qos: .userInitiated)
 
   /// Sealed rows to free, handed from the caller to the sealing thread.
   private struct Rows: @unchecked Sendable {
