@@ -11,7 +11,8 @@ extension ActionLog {
   /// When the write fails (a full disk, a read-only file, an I/O error), the whole batch is
   /// rolled back, the log is exactly as it was, and ``LogError/writeFailed(path:reason:)`` is
   /// thrown. The log stays appendable once the cause is gone. A checkpoint due after the batch
-  /// that cannot be written does not fail the batch; it is tried again with the next one.
+  /// is stored in the batch's own commit; one that cannot be signed, or whose file cannot be
+  /// written, does not fail the batch (see ``checkpointFileFailure``).
   ///
   /// ```swift
   /// let results = try log.append(batch)
@@ -33,14 +34,17 @@ extension ActionLog {
             // Signed and stored in the batch's own commit: a checkpoint costs no commit of its
             // own. One that cannot be signed must not fail the batch; the next one tries again.
             due = try? signedCheckpoint(seq: end.seq, head: end.head)
-            if let due { try store(due, in: db) }
+            if let due {
+              try store(due, in: db)
+              written.1.checkpointedSeq = due.seq
+            }
           }
           return .commit
         }
         tail.withLock { $0 = written.1 }
         // The batch is durable already: a checkpoint file that cannot be written now (a full
-        // disk) must not make it look lost. The next append tries again, and `close()` reports
-        // the failure.
+        // disk) must not make it look lost. It is remembered; the next checkpoint, and
+        // `close()`, try again.
         if let due { try? writeCheckpointFile(due) }
         return written.0
       }

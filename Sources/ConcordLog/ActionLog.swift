@@ -58,11 +58,18 @@ public final class ActionLog: Sendable {
   struct Tail {
     var seq: Int64
     var head: [UInt8]
+    /// The newest checkpoint in the database.
     var checkpointedSeq: Int64
+    /// A checkpoint in the database that the file beside it does not hold yet, and why.
+    var unwrittenCheckpoint: (checkpoint: Checkpoint, failure: LogError)?
   }
 
   /// The last seq in the log (0 when it is empty).
   public var lastSeq: Int64 { tail.withLock { $0.seq } }
+  /// Why the newest checkpoint could not be written to ``checkpointFile`` (a full disk, say),
+  /// or nil when the file holds it. Until it is written, a tail cut off the database goes
+  /// unnoticed; the next checkpoint, and ``close()``, try again.
+  public var checkpointFileFailure: LogError? { tail.withLock { $0.unwrittenCheckpoint?.failure } }
   /// The chain hash after the last entry.
   public var head: [UInt8] { tail.withLock { $0.head } }
 

@@ -47,9 +47,14 @@ extension ActionLog {
     try writing {
       try database.writeWithoutTransaction { db in
         let current = tail.withLock { $0 }
-        guard current.seq > 0, current.seq > current.checkpointedSeq else { return }
+        guard current.seq > 0, current.seq > current.checkpointedSeq else {
+          // The head is checkpointed in the database already; the file may still lack it.
+          if let unwritten = current.unwrittenCheckpoint { try writeCheckpointFile(unwritten.checkpoint) }
+          return
+        }
         let checkpoint = try signedCheckpoint(seq: current.seq, head: current.head)
         try store(checkpoint, in: db)
+        tail.withLock { $0.checkpointedSeq = max($0.checkpointedSeq, checkpoint.seq) }
         try writeCheckpointFile(checkpoint)
       }
     }
@@ -62,11 +67,17 @@ extension ActionLog {
       arguments: [checkpoint.seq, Data(checkpoint.head), Data(checkpoint.signature)])
   }
 
-  /// Writes `checkpoint` to the file beside the database; call it in the writer's turn, so an
-  /// older checkpoint never replaces a newer one.
+  /// Writes `checkpoint`, which the database holds already, to the file beside it; call it in
+  /// the writer's turn, so an older checkpoint never replaces a newer one. A failure is kept in
+  /// ``checkpointFileFailure`` until a later write succeeds.
   func writeCheckpointFile(_ checkpoint: Checkpoint) throws(LogError) {
-    try DurableFile.write(Array(checkpoint.fileLine(logID: logID).utf8), to: checkpointFile.path)
-    tail.withLock { $0.checkpointedSeq = max($0.checkpointedSeq, checkpoint.seq) }
+    do {
+      try DurableFile.write(Array(checkpoint.fileLine(logID: logID).utf8), to: checkpointFile.path)
+      tail.withLock { $0.unwrittenCheckpoint = nil }
+    } catch {
+      tail.withLock { $0.unwrittenCheckpoint = (checkpoint, error) }
+      throw error
+    }
   }
 
   /// Writes a final checkpoint and moves everything the WAL holds into the database file. Call

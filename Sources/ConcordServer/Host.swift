@@ -48,6 +48,8 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   /// Who waits for the answer to each `(client, cseq)` reduced but not yet committed.
   var waiters: [ActionKey: [WindowLink]] = [:]
   var committing = false
+  /// Whether the log's checkpoint file was last reported as failing.
+  var checkpointFileFailing = false
   /// False once shutdown began: windows' actions are turned away.
   var accepting = true
   /// True once the log failed or shutdown finished.
@@ -199,12 +201,26 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
         switch result {
         case let .success(appended):
           host.committed(batch, appended: appended, stateAfter: stateAfter)
+          host.reportCheckpointFile()
           host.committing = false
           host.startCommitIfIdle()
         case let .failure(error):
           host.fail("the log could not be written: \(error)")
         }
       }
+    }
+  }
+
+  /// Says once when the checkpoint file beside the log cannot be written (a full disk, say),
+  /// and once when it is written again: meanwhile a tail cut off the log would go unnoticed.
+  private func reportCheckpointFile() {
+    let failure = committer.log.checkpointFileFailure
+    guard (failure != nil) != checkpointFileFailing else { return }
+    checkpointFileFailing = failure != nil
+    if let failure {
+      logger.error("the checkpoint file beside the log could not be written, and is tried again at the next checkpoint: \(failure)")
+    } else {
+      logger.notice("the checkpoint file beside the log is written again")
     }
   }
 

@@ -177,6 +177,27 @@ import Testing
     #expect(try log.checkpoints().last?.seq == 10)
   }
 
+  @Test func aCheckpointFileThatCannotBeWrittenIsNotSignedAgainAtEveryBatch() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open(options: .init(checkpointInterval: 10))
+    let checkpointPath = fixture.databaseURL.path + ".checkpoint"
+    try FileManager.default.createDirectory(atPath: checkpointPath, withIntermediateDirectories: false)
+    try log.append((1...10).map { record($0) })
+    #expect(log.checkpointFileFailure != nil)
+    // The checkpoint is in the database; the batches after it, short of the next interval, do
+    // not sign and store another one each.
+    for n in 11...15 { try log.append([record(n)]) }
+    #expect(try log.checkpoints().map(\.seq) == [10])
+    #expect(log.checkpointFileFailure != nil)
+    // The next one is due at 20, and the file can be written again: it holds the newest.
+    try FileManager.default.removeItem(atPath: checkpointPath)
+    try log.append((16...20).map { record($0) })
+    #expect(try log.checkpoints().map(\.seq) == [10, 20])
+    #expect(log.checkpointFileFailure == nil)
+    let file = try String(contentsOfFile: checkpointPath, encoding: .utf8)
+    #expect(file.contains(#""seq":20"#))
+  }
+
   @Test func aLogThatCannotBeWrittenSaysSoAndKeepsItsEntries() throws {
     let fixture = LogFixture()
     do {
