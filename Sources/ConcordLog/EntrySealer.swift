@@ -6,17 +6,14 @@ import GRDB
 /// It keeps one payload buffer and one associated-data buffer for a whole batch, so sealing an
 /// entry allocates only what the row keeps (its nonce, ciphertext, hash and salt).
 struct EntrySealer {
-  /// One entry ready to be inserted: what the `entries` table stores, plus its salt.
+  /// One entry ready to be inserted, and what its ``LogEntry`` needs besides the record.
   struct SealedRow: Sendable {
     let seq: Int64
-    let atMilliseconds: Int64
-    let nonce: Data
-    let ciphertext: Data
     let previousHash: [UInt8]
     let hash: [UInt8]
     let salt: [UInt8]
-    /// The row's values in the order of the `entries` insert, made where the row is sealed (on
-    /// the sealing thread in a long batch) so the inserting thread only binds them.
+    /// What the `entries` table stores, in the order of its insert, made where the row is
+    /// sealed (on the sealing thread in a long batch) so the inserting thread only binds them.
     let insertArguments: StatementArguments
   }
 
@@ -58,8 +55,7 @@ struct EntrySealer {
       }
     }
     let row = SealedRow(
-      seq: seq, atMilliseconds: at, nonce: nonce, ciphertext: ciphertext, previousHash: head,
-      hash: hash, salt: Array(salt),
+      seq: seq, previousHash: head, hash: hash, salt: Array(salt),
       insertArguments: [seq, at, record.client, record.cseq, nonce, ciphertext, Data(hash)])
     self.seq = seq
     self.head = hash
