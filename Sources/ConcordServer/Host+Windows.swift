@@ -191,9 +191,7 @@ extension Host {
       for window in instance.windows { window.outbox.scopeChanged(published) }
     }
     for change in changes {
-      instances[change.name]?.last = change.projected
-      instances[change.name]?.published = change.published
-      instances[change.name]?.history.record(change.published.state, at: change.published.seq)
+      instances[change.name]?.publish(change.published, projectedFrom: change.projected)
     }
   }
 }

@@ -85,6 +85,13 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
     var published: PublishedState
     var history: ScopeHistory
     var windows: Set<WindowLink>
+
+    /// Takes `published`, made from `projected`, as what the windows were last given.
+    mutating func publish(_ published: PublishedState, projectedFrom projected: ProjectedState?) {
+      last = projected
+      self.published = published
+      history.record(published.state, at: published.seq)
+    }
   }
 
   /// Scopes nobody watches any more, kept a while (with the seq they were left at) so that a
