@@ -87,8 +87,9 @@ public final class WindowSession {
   ///
   /// Throws only when this client's own outbox cannot be used (another key, a corrupt row, a
   /// full disk): reconnecting would not mend that, so the window ends with the reason.
-  public func tick(now: Date = Date()) throws(ClientError) -> [Event] {
-    if seenUnsaved, now.timeIntervalSince(seenSavedAt) >= 1 { try saveSeen(now: now) }
+  public func tick() throws(ClientError) -> [Event] {
+    let now = Date()
+    if seenUnsaved, now.timeIntervalSince(seenSavedAt) >= 1 { try saveSeen(at: now) }
     guard connection == nil, now >= nextAttempt else { return [] }
     do {
       let connection = try ClientConnection(socket: home.socket)
@@ -119,7 +120,7 @@ public final class WindowSession {
     }
   }
 
-  /// The socket has something to read. Throws as ``tick(now:)`` does.
+  /// The socket has something to read. Throws as ``tick()`` does.
   public func socketReadable() throws(ClientError) -> [Event] {
     guard let connection else { return [] }
     do {
@@ -189,11 +190,12 @@ public final class WindowSession {
   private func see(_ state: JSONValue, at seq: Int64) throws(ClientError) {
     confirmed = SeenState(scope: scope, logID: connection?.welcome.logID ?? confirmed?.logID ?? "", seq: seq, state: state)
     seenUnsaved = true
-    if Date().timeIntervalSince(seenSavedAt) >= 1 { try saveSeen() }
+    let now = Date()
+    if now.timeIntervalSince(seenSavedAt) >= 1 { try saveSeen(at: now) }
   }
 
   /// Keeps the state seen in the outbox now.
-  private func saveSeen(now: Date = Date()) throws(ClientError) {
+  private func saveSeen(at now: Date = Date()) throws(ClientError) {
     guard seenUnsaved, let confirmed else { return }
     try outbox.remember(confirmed)
     seenUnsaved = false
