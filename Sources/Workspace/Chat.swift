@@ -72,7 +72,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
   public static func reference(in word: Substring) -> Reference? {
     let trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?()\"'"))
     if trimmed.hasPrefix("@"), trimmed.count > 1 { return .mention(String(trimmed.dropFirst())) }
-    if trimmed.hasPrefix("#"), let number = Int(trimmed.dropFirst()), number > 0 { return .card(number) }
+    if trimmed.hasPrefix("#"), let number = Card.number(trimmed) { return .card(number) }
     return nil
   }
 }

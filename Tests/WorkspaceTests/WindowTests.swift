@@ -30,8 +30,10 @@ import Testing
       Issue.record("due did not parse")
       return
     }
-    // The window turns words into an instant when they are typed.
-    #expect(abs(due.timeIntervalSinceNow - 3 * 86_400) < 60)
+    // The window turns words into an instant when they are typed: three calendar days on, which
+    // is 71 or 73 hours across a change of daylight saving time.
+    let threeDaysOn = try #require(Calendar.current.date(byAdding: .day, value: 3, to: Date()))
+    #expect(abs(due.timeIntervalSince(threeDaysOn)) < 60)
   }
 
   @Test func mistakesInWordsSayWhatWasExpected() throws {
@@ -113,6 +115,8 @@ import Testing
     let text = "(#1) is not #1abc"
     state.chat.channels[id: "general"]?.messages.append(Message(id: 1, author: "carol", at: monday, text: text))
     #expect(Message.references(in: text).cards == [1])
+    // A chat link names a card the way a window does: no number a window could not send.
+    #expect(Message.references(in: "#9007199254740993 #0 #-2").cards == [])
     let view = ChannelView(state.chat.channels[id: "general"]!, in: state)
     let lines = ChatRendering.lines(view, width: 80, palette: .plain, now: monday)
     #expect(lines.contains { $0.contains("carol: (#1) «Fix login» is not #1abc") }, "\(lines)")
