@@ -13,12 +13,16 @@ enum HostilePeers {
 
   /// What an attacker says it did.
   final class Report: Sendable {
-    private let words = Mutex((text: "", failed: false))
+    private let words = Mutex((text: "", failed: false, skipped: false))
     var text: String { words.withLock { $0.text } }
-    /// The attack got what the daemon must not give (another account welcomed, say).
+    /// The attack got what the daemon must not give (another account welcomed, say), or did not
+    /// get under way at all: an attack that never ran proves nothing.
     var failed: Bool { words.withLock { $0.failed } }
+    /// The attack cannot run here (it needs root): shown as skipped, not as held.
+    var skipped: Bool { words.withLock { $0.skipped } }
     func say(_ text: String) { words.withLock { $0.text = text } }
-    func fail(_ text: String) { words.withLock { $0 = (text, true) } }
+    func fail(_ text: String) { words.withLock { $0 = (text, true, false) } }
+    func skip(_ text: String) { words.withLock { $0 = ("skipped: " + text, false, true) } }
   }
 
   static let idle: Attack = { stop, report in
@@ -31,7 +35,7 @@ enum HostilePeers {
   static func otherAccount(socket: String, home: URL, seconds: Double) -> Attack {
     { stop, report in
       guard getuid() == 0, let nobody = getpwnam("nobody") else {
-        report.say("skipped: becoming another account needs root")
+        report.skip("becoming another account needs root")
         return
       }
       let work = home.deletingLastPathComponent()
@@ -50,7 +54,7 @@ enum HostilePeers {
       let output = Pipe()
       process.standardOutput = output
       process.standardError = output
-      guard (try? process.run()) != nil else { return report.say("could not start the peer") }
+      guard (try? process.run()) != nil else { return report.fail("could not start the peer") }
       // It stops by itself, once the good window's measurement is over.
       process.waitUntilExit()
       let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -62,7 +66,7 @@ enum HostilePeers {
   /// Attaches, then writes sends as fast as the socket takes them and never reads an answer.
   static func flood(socket: String) -> Attack {
     { stop, report in
-      guard let peer = try? LineSocket.window(path: socket, scope: "counter") else { return report.say("could not connect") }
+      guard let peer = try? LineSocket.window(path: socket, scope: "counter") else { return report.fail("could not connect") }
       peer.setNonBlocking()
       var cseq: Int64 = 0
       var sentBytes = 0
