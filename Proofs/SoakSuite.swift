@@ -73,10 +73,13 @@ struct SoakSuite: ParsableCommand {
     let mean = rates.reduce(0, +) / Double(rates.count)
     // Steady: no interval more than 25% off the mean. Flat: the second half grows memory by
     // less than 10% (the first readings include warming caches and the log's pages).
+    // A reading that could not be taken proves nothing: it fails the check it belongs to.
     let steady = rates.allSatisfy { abs($0 - mean) <= 0.25 * mean }
-    let growth = Double((last.resident ?? 0) - (middle.resident ?? 0)) / Double(max(1, middle.resident ?? 1))
+    var growth = Double.nan
+    if let end = last.resident, let half = middle.resident { growth = Double(end - half) / Double(max(1, half)) }
     let flat = growth < 0.10
-    let descriptorsKept = (last.descriptors ?? 0) <= (first.descriptors ?? 0) + 2
+    var descriptorsKept = false
+    if let end = last.descriptors, let start = first.descriptors { descriptorsKept = end <= start + 2 }
     var table = SummaryTable(["soak", "figure", "must be"])
     table.add(["duration", String(format: "%.0f s (%d readings)", last.second, readings.count), ""])
     table.add(["load", "\(clients) clients, \(windows) windows (\(updates) updates read)", ""])
@@ -90,7 +93,8 @@ struct SoakSuite: ParsableCommand {
       String(format: "second half grows < 10%%: %@ (%+.1f%%)", flat ? "yes" : "NO", growth * 100),
     ])
     table.add([
-      "daemon file descriptors: start, end", "\(first.descriptors ?? 0), \(last.descriptors ?? 0)",
+      "daemon file descriptors: start, end",
+      "\(first.descriptors.map(String.init) ?? "–"), \(last.descriptors.map(String.init) ?? "–")",
       "no growth: \(descriptorsKept ? "yes" : "NO")",
     ])
     table.print()
