@@ -92,6 +92,7 @@ struct CrashSuite: ParsableCommand {
     let queued = senders.reduce(Int64(0)) { $0 + $1.progress.queued }
     if counter != final.appliedIncrements || counter != queued { tally.stateMismatches += 1 }
     daemon.stop()
+    tally.windowUpdates = watchers.updates
 
     tally.print(rounds: rounds, senders: senders, windows: watchers, final: final, counter: counter)
     if !tally.held { throw ExitCode(1) }
