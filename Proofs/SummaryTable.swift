@@ -29,11 +29,6 @@ struct SummaryTable {
   }
 }
 
-/// Microseconds as people read them: `840 µs`, `2.31 ms`.
-func micro(_ value: Double) -> String {
-  value.isNaN ? "–" : value >= 1000 ? String(format: "%.2f ms", value / 1000) : String(format: "%.0f µs", value)
-}
-
 /// Bytes in MiB with one decimal.
 func mebibytes(_ bytes: Int?) -> String {
   bytes.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "–"

@@ -92,10 +92,6 @@ struct DaemonBenchmarks {
       pad(reference.map { String(format: "%.2f×", $0) } ?? "", 9), goal)
   }
 
-  static func micro(_ value: Double) -> String {
-    value >= 1000 ? String(format: "%.2f ms", value / 1000) : String(format: "%.0f µs", value)
-  }
-
   static func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
   }

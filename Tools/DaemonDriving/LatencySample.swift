@@ -21,6 +21,12 @@ public struct LatencySample {
   }
 }
 
+/// Microseconds as a table shows them: `850 µs`, `1.42 ms`, or `–` when there is no figure
+/// (the percentile of an empty sample).
+public func micro(_ value: Double) -> String {
+  value.isNaN ? "–" : value >= 1000 ? String(format: "%.2f ms", value / 1000) : String(format: "%.0f µs", value)
+}
+
 /// Nanoseconds on the monotonic clock.
 public func monotonicNanoseconds() -> UInt64 {
   DispatchTime.now().uptimeNanoseconds
