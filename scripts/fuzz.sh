@@ -33,7 +33,7 @@ for argument in "$@"; do
   case "$argument" in
     --merge) merge=true ;;
     fuzz-wire | fuzz-diff | fuzz-words) fuzzers+=("$argument") ;;
-    *[!0-9]* | "") echo "usage: scripts/fuzz.sh [SECONDS_PER_FUZZER] [--merge] [fuzz-wire|fuzz-diff|fuzz-words ...]" >&2; exit 2 ;;
+    *[!0-9]* | "" | 0) echo "usage: scripts/fuzz.sh [SECONDS_PER_FUZZER] [--merge] [fuzz-wire|fuzz-diff|fuzz-words ...]" >&2; exit 2 ;;
     *) seconds=$argument ;;
   esac
 done
@@ -80,7 +80,7 @@ for fuzzer in "${fuzzers[@]}"; do
     "$bin/$fuzzer" "$corpus" "Fuzz/Corpus/$fuzzer" \
     -max_total_time="$seconds" -max_len="$max_len" -timeout="$timeout" -rss_limit_mb="$rss_mb" \
     -malloc_limit_mb="$rss_mb" -dict="Fuzz/Dictionaries/$fuzzer.dict" \
-    -artifact_prefix="$findings/" -print_final_stats=1 -close_fd_mask=1 >"$log" 2>&1 || true
+    -artifact_prefix="$findings/" -print_final_stats=1 -close_fd_mask=1 >"$log" 2>&1 && status=0 || status=$?
   elapsed=$(($(date +%s) - started))
 
   # libFuzzer's last status line: "#N DONE cov: C ft: F corp: K/SIZE ... exec/s: E rss: R".
@@ -92,6 +92,13 @@ for fuzzer in "${fuzzers[@]}"; do
   coverage=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' <<<"$last" | sed -E 's/cov: ([0-9]+) ft: ([0-9]+)/\1\/\2/' || true)
   corp=$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' <<<"$last" | sed 's/corp: //' || true)
   found=$(find "$findings" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+  # A fuzzer that stopped with an error and left no finding, or ran nothing, did not fuzz: that
+  # is a failure too, not a clean row (a bad flag, a dictionary it cannot read, ASan not starting).
+  if [[ $found -eq 0 && ( $status -ne 0 || -z "$executions" || "$executions" == 0 ) ]]; then
+    echo "   DID NOT RUN (exit status $status): see $log"
+    tail -n 5 "$log" | sed 's/^/   /'
+    found=1
+  fi
   total_findings=$((total_findings + found))
   rows+=("$fuzzer|$elapsed|${executions:-?}|${per_second:-?}|${corp:-?}|${coverage:-?}|$found")
   if [[ $found -gt 0 ]]; then
@@ -115,6 +122,6 @@ for row in "fuzzer|seconds|executions|exec/s|corpus|cov/ft|findings" "${rows[@]}
   printf '%-11s %8s %12s %8s %14s %12s %9s\n' "${cells[@]}"
 done
 if [[ $total_findings -gt 0 ]]; then
-  echo "FINDINGS: $total_findings (see $run/findings and the logs beside them)"
+  echo "FINDINGS (or fuzzers that did not run): $total_findings (see $run/findings and the logs beside them)"
   exit 1
 fi

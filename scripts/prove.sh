@@ -14,10 +14,14 @@ concord_install_system_packages
 
 suite="${1:-}"
 if [[ -z "$suite" || "$suite" == "-h" || "$suite" == "--help" ]]; then
-  sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
   exit 0
 fi
 shift
+case "$suite" in
+  crash | fault | soak | hostile | fuzz | all) ;;
+  *) echo "prove.sh: no suite '$suite'; the suites are crash, fault, soak, hostile, fuzz and all" >&2; exit 2 ;;
+esac
 if [[ "$suite" == "fuzz" ]]; then
   exec scripts/fuzz.sh "$@"
 fi
