@@ -86,8 +86,13 @@ import Glibc
     await run.send(0, scope: "board", action: ["moveCard": ["id": 1, "column": "done", "position": .number(-0x1p63)]])
     await run.settle()
     try await run.restart()
-    let report = try await run.finish()
-    #expect(report.entries > 0)
+    _ = try await run.finish()
+    for cseq in 1...2 {
+      guard case .applied? = run.answers["client-1/\(cseq)"] else {
+        Issue.record("action \(cseq) was answered \(String(describing: run.answers["client-1/\(cseq)"]))")
+        continue
+      }
+    }
     #expect(run.state.board.present.cards[id: 1]?.due == Date(timeIntervalSinceReferenceDate: 1e300))
     guard case let .refused(_, reason)? = run.answers["client-1/3"] else {
       Issue.record("the move to position Int.min was answered \(String(describing: run.answers["client-1/3"]))")
