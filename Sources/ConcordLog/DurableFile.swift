@@ -16,11 +16,16 @@ enum DurableFile {
       unlink(temporary)
       throw .io(path: path, reason: reason)
     }
+    syncDirectory(containing: path)
+  }
+
+  /// Syncs the directory holding `path`, so that a name just made there outlives a crash.
+  static func syncDirectory(containing path: String) {
     let directory = (path as NSString).deletingLastPathComponent
-    let dirfd = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if dirfd >= 0 {
-      fsync(dirfd)
-      close(dirfd)
+    let fd = Glibc.open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if fd >= 0 {
+      fsync(fd)
+      close(fd)
     }
   }
 

@@ -96,12 +96,10 @@ enum KeyFile {
       guard errno == EEXIST else { throw .io(path: path, reason: String(cString: strerror(errno))) }
       return try load(URL(filePath: path), create: false)
     }
-    // The key's name must outlive a crash too: without it, nothing the key sealed opens.
-    let directory = Glibc.open((path as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if directory >= 0 {
-      fsync(directory)
-      close(directory)
-    }
+    // The key's name must outlive a crash too: without it, nothing the key sealed opens. (The
+    // key itself is not written through DurableFile, which takes a Swift array: a secret never
+    // lives in one.)
+    DurableFile.syncDirectory(containing: path)
     return key
   }
 }
