@@ -96,7 +96,7 @@ public final class ActionLog: Sendable {
         try migrator.migrate(database)
         return try ActionLog(path: url, database: database, keys: keys, meta: existing, options: options)
       }
-      try refuseToReplaceLostLog(at: url)
+      try refuseCutShort(url, lastSeq: 0, logID: nil)
       try migrator.migrate(database)
       let (meta, keys) = try create(with: source, path: path)
       try database.write { db in try meta.save(db) }
@@ -110,15 +110,28 @@ public final class ActionLog: Sendable {
     }
   }
 
-  /// A database that holds no log, beside a checkpoint file that vouches for entries, is a log
-  /// whose data was lost (its `-wal` file deleted after a crash, say): a new log must not be
+  /// The checkpoint file outlives a database cut short: refuses to open (and so to write over
+  /// the file, the only evidence) a log that ends before the entry the file vouches for. With no
+  /// `logID`, the database holds no log at all: any checkpoint file then vouches for a log whose
+  /// data was lost (its `-wal` file deleted after a crash, say), and a new log must not be
   /// started over the evidence.
-  private static func refuseToReplaceLostLog(at url: URL) throws(LogError) {
-    let file = url.path + ".checkpoint"
-    guard let bytes = try DurableFile.read(file), let vouched = Checkpoint.parse(fileLine: bytes) else { return }
+  private static func refuseCutShort(_ url: URL, lastSeq: Int64, logID: [UInt8]?) throws(LogError) {
+    let file = checkpointURL(for: url)
+    guard let bytes = try DurableFile.read(file.path), let vouched = Checkpoint.parse(fileLine: bytes) else { return }
+    guard let logID else {
+      throw LogError.corruptEntry(
+        seq: 1,
+        reason: "truncated tail: \(url.path) holds no log, but \(file.path) vouches for entry \(vouched.checkpoint.seq) of log \(vouched.logID.hex) (was its -wal file deleted?); move the checkpoint file away to start a new log")
+    }
+    guard vouched.logID == logID, vouched.checkpoint.seq > lastSeq else { return }
     throw LogError.corruptEntry(
-      seq: 1,
-      reason: "truncated tail: \(url.path) holds no log, but \(file) vouches for entry \(vouched.checkpoint.seq) of log \(vouched.logID.hex) (was its -wal file deleted?); move the checkpoint file away to start a new log")
+      seq: lastSeq + 1,
+      reason: "truncated tail: the log ends at entry \(lastSeq), but \(file.path) vouches for entry \(vouched.checkpoint.seq)")
+  }
+
+  /// Where the latest checkpoint of the log at `url` is kept outside the database.
+  private static func checkpointURL(for url: URL) -> URL {
+    URL(fileURLWithPath: url.path + ".checkpoint")
   }
 
   /// Why a database could not be opened: not a log at all, or a log that cannot be written.
@@ -140,7 +153,7 @@ public final class ActionLog: Sendable {
     self.entryAssociatedDataPrefix = EntryCodec.associatedDataPrefix(logID: meta.logID, keyID: keys.keyID)
     self.publicKey = meta.signingPublic
     self.sealedSigningKey = (meta.signingSecretNonce, meta.signingSecret)
-    self.checkpointFile = URL(fileURLWithPath: url.path + ".checkpoint")
+    self.checkpointFile = Self.checkpointURL(for: url)
     self.publicKeyFile = URL(fileURLWithPath: url.path + ".pub")
     let logID = meta.logID
     let last = try database.read { db in
@@ -150,15 +163,7 @@ public final class ActionLog: Sendable {
       try Int64.fetchOne(db, sql: "SELECT max(seq) FROM checkpoints") ?? 0
     }
     let lastSeq: Int64 = last?[0] ?? 0
-    // The checkpoint file outlives a database cut short: refuse to open (and so to write over
-    // the file, the only evidence) a log that ends before the entry the file vouches for.
-    if let bytes = try DurableFile.read(checkpointFile.path), let file = Checkpoint.parse(fileLine: bytes),
-      file.logID == logID, file.checkpoint.seq > lastSeq
-    {
-      throw LogError.corruptEntry(
-        seq: lastSeq + 1,
-        reason: "truncated tail: the log ends at entry \(lastSeq), but \(checkpointFile.path) vouches for entry \(file.checkpoint.seq)")
-    }
+    try Self.refuseCutShort(url, lastSeq: lastSeq, logID: logID)
     self.tail = Mutex(
       Tail(
         seq: lastSeq,
