@@ -40,7 +40,7 @@ final class SealingPipeline: @unchecked Sendable {
     static let helperAsked = 1
     /// The sealing thread seals; the caller only reads.
     static let helper = 2
-    /// The caller is done before the sealing thread took over: the thread must not start.
+    /// The caller is done: the sealing thread must not start, or stops.
     static let finished = 3
   }
 
@@ -50,7 +50,6 @@ final class SealingPipeline: @unchecked Sendable {
   private let rows: UnsafeMutablePointer<EntrySealer.SealedRow>
   private let sealed = Atomic<Int>(0)
   private let turn = Atomic<Int>(Turn.caller)
-  private let stopRequested = Atomic<Bool>(false)
   private let stopped = DispatchSemaphore(value: 0)
 
   /// Starts sealing `records` in order from `sealer`'s position; `random` holds
@@ -90,16 +89,9 @@ final class SealingPipeline: @unchecked Sendable {
   /// Stops the sealing thread if it took over, waits for it, and frees the rows. Call exactly
   /// once.
   func finish() {
-    stopRequested.store(true, ordering: .relaxed)
-    var current = turn.load(ordering: .acquiring)
-    while current != Turn.helper {
-      let (exchanged, seen) = turn.compareExchange(
-        expected: current, desired: Turn.finished, ordering: .acquiringAndReleasing)
-      if exchanged { break }
-      current = seen
-    }
+    let before = turn.exchange(Turn.finished, ordering: .acquiringAndReleasing)
     // Only a thread that took over touches the rows; wait until it let go of them.
-    if current == Turn.helper { stopped.wait() }
+    if before == Turn.helper { stopped.wait() }
     // Freeing a batch's rows (several allocations each) is left to the sealing thread, which
     // is idle now: the caller has a commit to make.
     let rows = Rows(start: rows, count: sealed.load(ordering: .acquiring))
@@ -138,7 +130,7 @@ final class SealingPipeline: @unchecked Sendable {
       if spins > 100 { sched_yield() }
     }
     var index = sealed.load(ordering: .acquiring)
-    while index < records.count, !stopRequested.load(ordering: .relaxed) {
+    while index < records.count, turn.load(ordering: .relaxed) != Turn.finished {
       seal(index)
       index += 1
     }
