@@ -13,14 +13,19 @@ struct Harness {
   var samples = 7
   /// Operations per batch.
   var operations = 200_000
-  /// When set, benchmarks whose name lacks this text run a single tiny batch instead.
+  /// When set, benchmarks whose name lacks this text run a single tiny batch instead. A
+  /// trailing `$` asks for the whole name: `--only 'Store.send, .run feedback$'`.
   var only: String?
 
   /// Times `body(operations)` `samples` times after one warm-up batch. Each batch runs in a
   /// detached task, off the main actor, like any client of a store.
   func measure(_ name: String, _ body: @escaping @Sendable (Int) async -> Void) async -> Measurement {
     let clock = ContinuousClock()
-    let selected = only.map { name.localizedCaseInsensitiveContains($0) } ?? true
+    let selected = only.map { only in
+      only.hasSuffix("$")
+        ? name.lowercased() == only.dropLast().lowercased()
+        : name.localizedCaseInsensitiveContains(only)
+    } ?? true
     let operations = selected ? self.operations : 10
     let samples = selected ? self.samples : 1
     await Task.detached { await body(max(1, operations / 10)) }.value
