@@ -176,7 +176,10 @@ let package = Package(
     ),
     .testTarget(
       name: "ConcordServerTests",
-      dependencies: ["ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp", "Workspace", "PropertyRandom", "DaemonDriving"]
+      dependencies: [
+        "ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp", "Workspace", "PropertyRandom",
+        "DaemonDriving", .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
     .testTarget(
       name: "ConcordLogTests",

@@ -20,7 +20,7 @@ import GRDB
 public final class Outbox: Sendable {
   /// This client's id: the `client` of every action it sends, made once per home.
   public let clientID: String
-  private let database: DatabaseQueue
+  let database: DatabaseQueue
   private let sealer: LocalSealer
 
   private init(database: DatabaseQueue, sealer: LocalSealer, clientID: String) {
@@ -43,6 +43,8 @@ public final class Outbox: Sendable {
       configuration.journalMode = .wal
       let database = try openWaitingForOthers(path: path, configuration: configuration)
       if isNew { chmod(path, 0o600) }
+      // A queued action must survive a power loss: the window has told its user it is kept.
+      try FullSync.require(on: database)
       // Idempotent, in one transaction: two windows opening a new outbox at once both succeed.
       try immediate(database) { db in
         try db.execute(sql: """

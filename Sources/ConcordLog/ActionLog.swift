@@ -175,10 +175,8 @@ public final class ActionLog: Sendable {
     var configuration = Configuration()
     configuration.label = "concord.log"
     let maximumPageCount = options.maximumPageCount
-    configuration.prepareDatabase { db in
-      // FULL: a commit survives a power loss, not only a crash of the process.
-      try db.execute(sql: "PRAGMA synchronous = FULL")
-      if let maximumPageCount {
+    if let maximumPageCount {
+      configuration.prepareDatabase { db in
         _ = try Row.fetchOne(db, sql: "PRAGMA max_page_count = \(maximumPageCount)")
       }
     }
@@ -186,7 +184,11 @@ public final class ActionLog: Sendable {
       let pool = try DatabasePool(path: path, configuration: configuration)
       // The database holds nothing readable, but it is still nobody else's business.
       chmod(path, 0o600)
+      // A commit must survive a power loss, not only a crash of the process.
+      try FullSync.require(on: pool)
       return pool
+    } catch let error as FullSync.NotTaken {
+      throw .writeFailed(path: path, reason: error.description)
     } catch {
       throw openFailure(path: path, error)
     }

@@ -1,0 +1,21 @@
+import ConcordWire
+import Foundation
+import GRDB
+import Testing
+
+@testable import ConcordClient
+
+/// An action queued offline is kept through a power loss, not only through a crash.
+@Suite struct OutboxDurabilityTests {
+  @Test func aQueuedActionIsSyncedToDiskBeforeEnqueueReturns() throws {
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let outbox = try Outbox.open(home: ConcordHome(home))
+    // GRDB opens a WAL database with synchronous = NORMAL, which syncs a commit only at the next
+    // WAL checkpoint; the outbox sets FULL on its connection.
+    let level = try outbox.database.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+    #expect(level == 2)
+    try outbox.enqueue(scope: "counter", action: .object(["increment": .object([:])]))
+    #expect(try outbox.queued().count == 1)
+  }
+}
