@@ -60,8 +60,8 @@ extension ActionLog {
     var notes: [String] = []
     var checkpoints = try self.checkpoints()
     if let bytes = try DurableFile.read(checkpointFile.path) {
-      if let parsed = Checkpoint.parse(fileLine: bytes), parsed.logID == logID {
-        checkpoints.append(parsed.checkpoint)
+      if case let .checkpoint(fileLogID, checkpoint) = CheckpointFile.newest(in: bytes), fileLogID == logID {
+        checkpoints.append(checkpoint)
       } else {
         return VerificationReport(
           verifiedEntries: 0, checkedCheckpoints: 0,

@@ -117,16 +117,18 @@ public final class ActionLog: Sendable {
   /// started over the evidence.
   private static func refuseCutShort(_ url: URL, lastSeq: Int64, logID: [UInt8]?) throws(LogError) {
     let file = checkpointURL(for: url)
-    guard let bytes = try DurableFile.read(file.path), let vouched = Checkpoint.parse(fileLine: bytes) else { return }
+    guard let bytes = try DurableFile.read(file.path),
+      case let .checkpoint(vouchedLogID, vouched) = CheckpointFile.newest(in: bytes)
+    else { return }
     guard let logID else {
       throw LogError.corruptEntry(
         seq: 1,
-        reason: "truncated tail: \(url.path) holds no log, but \(file.path) vouches for entry \(vouched.checkpoint.seq) of log \(vouched.logID.hex) (was its -wal file deleted?); move the checkpoint file away to start a new log")
+        reason: "truncated tail: \(url.path) holds no log, but \(file.path) vouches for entry \(vouched.seq) of log \(vouchedLogID.hex) (was its -wal file deleted?); move the checkpoint file away to start a new log")
     }
-    guard vouched.logID == logID, vouched.checkpoint.seq > lastSeq else { return }
+    guard vouchedLogID == logID, vouched.seq > lastSeq else { return }
     throw LogError.corruptEntry(
       seq: lastSeq + 1,
-      reason: "truncated tail: the log ends at entry \(lastSeq), but \(file.path) vouches for entry \(vouched.checkpoint.seq)")
+      reason: "truncated tail: the log ends at entry \(lastSeq), but \(file.path) vouches for entry \(vouched.seq)")
   }
 
   /// Where the latest checkpoint of the log at `url` is kept outside the database.

@@ -19,7 +19,7 @@ public struct Checkpoint: Sendable, Equatable {
       publicKey: publicKey)
   }
 
-  /// The one-line JSON form kept in the file beside the database.
+  /// The one-line JSON form kept in the file beside the database (one of its two slots).
   func fileLine(logID: [UInt8]) -> String {
     #"{"log_id":"\#(logID.hex)","seq":\#(seq),"head":"\#(head.hex)","signature":"\#(signature.hex)"}"# + "\n"
   }
@@ -72,7 +72,7 @@ extension ActionLog {
   /// ``checkpointFileFailure`` until a later write succeeds.
   func writeCheckpointFile(_ checkpoint: Checkpoint) throws(LogError) {
     do {
-      try DurableFile.write(Array(checkpoint.fileLine(logID: logID).utf8), to: checkpointFile.path)
+      try CheckpointFile.write(checkpoint, logID: logID, to: checkpointFile.path)
       tail.withLock { $0.unwrittenCheckpoint = nil }
     } catch {
       tail.withLock { $0.unwrittenCheckpoint = (checkpoint, error) }
