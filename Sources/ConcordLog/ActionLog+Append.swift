@@ -72,12 +72,12 @@ extension ActionLog {
     for (index, record) in records.enumerated() {
       let row: EntrySealer.SealedRow
       if let pipeline {
-        row = pipeline.row(at: index)
+        row = pipeline.takeRow(at: index)
       } else {
         let bytes = index * EntrySealer.randomBytesPerEntry..<(index + 1) * EntrySealer.randomBytesPerEntry
         row = random.withUnsafeBytes { sealer.seal(record, random: UnsafeRawBufferPointer(rebasing: $0[bytes])) }
       }
-      try insert.execute(arguments: row.insertArguments)
+      try insert.execute(arguments: row.insertArguments(for: record))
       if db.changesCount == 0 {
         guard let original = try entry(db, client: record.client, cseq: record.cseq) else {
           throw LogError.writeFailed(path: path, reason: "entry \(row.seq) could not be written")

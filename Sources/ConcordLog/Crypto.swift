@@ -27,19 +27,28 @@ enum Crypto {
     _ plaintext: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer, associatedData: [UInt8],
     key: SecretBytes
   ) -> Data {
-    precondition(nonce.count == nonceBytes)
     var ciphertext = Data(count: plaintext.count + tagBytes)
     ciphertext.withUnsafeMutableBytes { out in
-      var written: UInt64 = 0
-      key.withKey { key in
-        _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
-          out.baseAddress!.assumingMemoryBound(to: UInt8.self), &written,
-          plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(plaintext.count),
-          associatedData, UInt64(associatedData.count), nil,
-          nonce.baseAddress!.assumingMemoryBound(to: UInt8.self), key)
-      }
+      seal(plaintext, nonce: nonce, associatedData: associatedData, key: key, into: out)
     }
     return ciphertext
+  }
+
+  /// Seals `plaintext` into `out`, which holds exactly `plaintext.count + tagBytes` bytes: the
+  /// append path writes each entry's ciphertext straight into the buffer its row is bound from.
+  static func seal(
+    _ plaintext: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer, associatedData: [UInt8],
+    key: SecretBytes, into out: UnsafeMutableRawBufferPointer
+  ) {
+    precondition(nonce.count == nonceBytes && out.count == plaintext.count + tagBytes)
+    var written: UInt64 = 0
+    key.withKey { key in
+      _ = crypto_aead_xchacha20poly1305_ietf_encrypt(
+        out.baseAddress!.assumingMemoryBound(to: UInt8.self), &written,
+        plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(plaintext.count),
+        associatedData, UInt64(associatedData.count), nil,
+        nonce.baseAddress!.assumingMemoryBound(to: UInt8.self), key)
+    }
   }
 
   /// Seals `plaintext` under `key` with a fresh random nonce.

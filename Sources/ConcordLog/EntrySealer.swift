@@ -4,17 +4,28 @@ import GRDB
 /// Turns records into sealed, chained rows, one after another from a chain position.
 ///
 /// It keeps one payload buffer and one associated-data buffer for a whole batch, so sealing an
-/// entry allocates only what the row keeps (its nonce, ciphertext, hash and salt).
+/// entry allocates only what the row keeps (its blobs, hash and salt).
 struct EntrySealer {
   /// One entry ready to be inserted, and what its ``LogEntry`` needs besides the record.
   struct SealedRow: Sendable {
     let seq: Int64
+    let atMilliseconds: Int64
     let previousHash: [UInt8]
     let hash: [UInt8]
     let salt: [UInt8]
-    /// What the `entries` table stores, in the order of its insert, made where the row is
-    /// sealed (on the sealing thread in a long batch) so the inserting thread only binds them.
-    let insertArguments: StatementArguments
+    /// The row's nonce, ciphertext and hash, one after the other in one buffer.
+    let blobs: Data
+    let ciphertextEnd: Int
+
+    /// What the `entries` table stores for `record` sealed as this row, in the order of its
+    /// insert. Made by the inserting thread: the sealing thread, which is the busier one, only
+    /// seals.
+    func insertArguments(for record: LogRecord) -> StatementArguments {
+      [
+        seq, atMilliseconds, record.client, record.cseq, blobs[..<Crypto.nonceBytes],
+        blobs[Crypto.nonceBytes..<ciphertextEnd], blobs[ciphertextEnd...],
+      ]
+    }
   }
 
   private let key: SecretBytes
@@ -39,7 +50,7 @@ struct EntrySealer {
     precondition(random.count == Self.randomBytesPerEntry)
     let seq = self.seq + 1
     let salt = UnsafeRawBufferPointer(rebasing: random[..<EntryCodec.saltBytes])
-    let nonce = Data(UnsafeRawBufferPointer(rebasing: random[EntryCodec.saltBytes...]))
+    let nonce = UnsafeRawBufferPointer(rebasing: random[EntryCodec.saltBytes...])
     payload.removeAll(keepingCapacity: true)
     EntryCodec.encode(
       salt: salt, user: record.user, scope: record.scope, action: record.action,
@@ -49,14 +60,22 @@ struct EntrySealer {
       previous: head, seq: seq, atMilliseconds: at, client: record.client, cseq: record.cseq,
       payload: payload)
     EntryCodec.replaceAssociatedData(of: &associatedData, prefixCount: prefixCount, seq: seq, previousHash: head)
-    let ciphertext = payload.withUnsafeBytes { payload in
-      nonce.withUnsafeBytes { nonce in
-        Crypto.seal(payload, nonce: nonce, associatedData: associatedData, key: key)
+    // The row's three blobs (nonce, ciphertext, hash) live in one buffer, bound as slices of it:
+    // two allocations for the three, where one `Data` each took six.
+    let ciphertextEnd = nonce.count + payload.count + Crypto.tagBytes
+    var blobs = Data(count: ciphertextEnd + hash.count)
+    blobs.withUnsafeMutableBytes { out in
+      out.copyMemory(from: nonce)
+      payload.withUnsafeBytes { payload in
+        Crypto.seal(
+          payload, nonce: nonce, associatedData: associatedData, key: key,
+          into: UnsafeMutableRawBufferPointer(rebasing: out[nonce.count..<ciphertextEnd]))
       }
+      hash.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[ciphertextEnd...]).copyMemory(from: $0) }
     }
     let row = SealedRow(
-      seq: seq, previousHash: head, hash: hash, salt: Array(salt),
-      insertArguments: [seq, at, record.client, record.cseq, nonce, ciphertext, Data(hash)])
+      seq: seq, atMilliseconds: at, previousHash: head, hash: hash, salt: Array(salt), blobs: blobs,
+      ciphertextEnd: ciphertextEnd)
     self.seq = seq
     self.head = hash
     return row

@@ -21,7 +21,7 @@ import Synchronization
 /// ```swift
 /// let pipeline = SealingPipeline(records: batch, random: random, sealer: sealer)
 /// defer { pipeline.finish() }
-/// for index in batch.indices { insert(pipeline.row(at: index)) }
+/// for index in batch.indices { insert(pipeline.takeRow(at: index)) }
 /// ```
 final class SealingPipeline: @unchecked Sendable {
   // @unchecked: a row is written once, by whichever thread seals it, before `sealed` is raised
@@ -51,6 +51,8 @@ final class SealingPipeline: @unchecked Sendable {
   private let sealed = Atomic<Int>(0)
   private let turn = Atomic<Int>(Turn.caller)
   private let stopped = DispatchSemaphore(value: 0)
+  /// How many rows the caller took; only the caller touches it.
+  private var taken = 0
 
   /// Starts sealing `records` in order from `sealer`'s position; `random` holds
   /// ``EntrySealer/randomBytesPerEntry`` bytes for each record.
@@ -63,14 +65,14 @@ final class SealingPipeline: @unchecked Sendable {
     Self.sealingQueue.async { [self] in sealOnHelperThread() }
   }
 
-  /// The sealed row for record `index`: sealed here while the sealing thread is not up yet,
-  /// otherwise waited for.
-  func row(at index: Int) -> EntrySealer.SealedRow {
+  /// Takes the sealed row for the next record, `index`: sealed here while the sealing thread is
+  /// not up yet, otherwise waited for. Rows are taken in order, each once.
+  func takeRow(at index: Int) -> EntrySealer.SealedRow {
+    precondition(index == taken)
     if sealed.load(ordering: .acquiring) <= index {
       switch turn.load(ordering: .acquiring) {
       case Turn.caller:
         seal(index)
-        return rows[index]
       case Turn.helperAsked:
         turn.store(Turn.helper, ordering: .releasing)
       default:
@@ -83,7 +85,9 @@ final class SealingPipeline: @unchecked Sendable {
       spins += 1
       if spins > 100 { sched_yield() }
     }
-    return rows[index]
+    taken += 1
+    // Moved out, not copied: the caller owns the row's buffers from here.
+    return (rows + index).move()
   }
 
   /// Stops the sealing thread if it took over, waits for it, and frees the rows. Call exactly
@@ -94,7 +98,7 @@ final class SealingPipeline: @unchecked Sendable {
     if before == Turn.helper { stopped.wait() }
     // Freeing a batch's rows (several allocations each) is left to the sealing thread, which
     // is idle now: the caller has a commit to make.
-    let rows = Rows(start: rows, count: sealed.load(ordering: .acquiring))
+    let rows = Rows(start: rows, taken: taken, sealed: sealed.load(ordering: .acquiring))
     Self.sealingQueue.async { rows.free() }
   }
 
@@ -106,10 +110,12 @@ final class SealingPipeline: @unchecked Sendable {
   private struct Rows: @unchecked Sendable {
     // @unchecked: the caller lets go of the rows when it hands them over.
     let start: UnsafeMutablePointer<EntrySealer.SealedRow>
-    let count: Int
+    /// Rows before this one were moved out by the caller; the rest, up to `sealed`, were not.
+    let taken: Int
+    let sealed: Int
 
     func free() {
-      start.deinitialize(count: count)
+      (start + taken).deinitialize(count: sealed - taken)
       start.deallocate()
     }
   }
