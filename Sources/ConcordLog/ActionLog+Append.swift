@@ -21,14 +21,24 @@ extension ActionLog {
   @discardableResult
   public func append(_ records: [LogRecord]) throws(LogError) -> [Appended] {
     guard !records.isEmpty else { return [] }
+    // A salt and a nonce per record, and the memory the rows are sealed into: neither depends
+    // on the chain position, so both are made before the writer's turn.
+    let random = Crypto.randomStream(count: records.count * EntrySealer.randomBytesPerEntry)
+    let batch = SealedBatch(records)
     return try writing {
       // The tail is read and moved inside the writer's turn, after the commit: appends from
       // several threads take their seqs one batch after another.
       try database.writeWithoutTransaction { db in
         var written: ([Appended], Tail) = ([], tail.withLock { $0 })
+        // Started before the transaction: the sealing thread wakes while SQLite takes its lock.
+        var pipeline =
+          records.count >= SealingPipeline.minimumBatch
+          ? SealingPipeline(records: records, random: random, batch: batch, sealer: entrySealer(after: written.1))
+          : nil
+        defer { pipeline?.finish() }
         var due: Checkpoint?
         try db.inTransaction {
-          written = try insert(records, after: written.1, in: db)
+          written = try insert(records, random: random, into: batch, sealedBy: &pipeline, after: written.1, in: db)
           let end = written.1
           if end.seq - end.checkpointedSeq >= options.checkpointInterval {
             // Signed and stored in the batch's own commit: a checkpoint costs no commit of its
@@ -51,21 +61,23 @@ extension ActionLog {
     }
   }
 
-  /// Seals and inserts `records` after `start`, inside the caller's transaction.
-  private func insert(_ records: [LogRecord], after start: Tail, in db: Database) throws -> ([Appended], Tail) {
+  /// A sealer that chains entries after `tail`.
+  private func entrySealer(after tail: Tail) -> EntrySealer {
+    EntrySealer(key: keys.entries, associatedDataPrefix: entryAssociatedDataPrefix, after: tail.seq, head: tail.head)
+  }
+
+  /// Seals and inserts `records` after `start`, inside the caller's transaction, taking the rows
+  /// `pipeline` seals when there is one (and finishing it at a duplicate).
+  private func insert(
+    _ records: [LogRecord], random: [UInt8], into batch: SealedBatch, sealedBy pipeline: inout SealingPipeline?,
+    after start: Tail, in db: Database
+  ) throws -> ([Appended], Tail) {
     let insert = try db.cachedStatement(
       sql: """
         INSERT OR IGNORE INTO entries (seq, at_ms, client, cseq, nonce, ciphertext, hash)
         VALUES (?, ?, ?, ?, ?, ?, ?)
         """)
-    // One call to the system's generator for the whole batch: a salt and a nonce per record.
-    let random = Crypto.randomBytes(records.count * EntrySealer.randomBytesPerEntry)
-    var sealer = EntrySealer(
-      key: keys.entries, associatedDataPrefix: entryAssociatedDataPrefix, after: start.seq, head: start.head)
-    var pipeline =
-      records.count >= SealingPipeline.minimumBatch
-      ? SealingPipeline(records: records, random: random, sealer: sealer) : nil
-    defer { pipeline?.finish() }
+    var sealer = entrySealer(after: start)
     var results: [Appended] = []
     results.reserveCapacity(records.count)
     var end = start
@@ -75,9 +87,11 @@ extension ActionLog {
         row = pipeline.takeRow(at: index)
       } else {
         let bytes = index * EntrySealer.randomBytesPerEntry..<(index + 1) * EntrySealer.randomBytesPerEntry
-        row = random.withUnsafeBytes { sealer.seal(record, random: UnsafeRawBufferPointer(rebasing: $0[bytes])) }
+        row = random.withUnsafeBytes {
+          sealer.seal(record, random: UnsafeRawBufferPointer(rebasing: $0[bytes]), into: batch.region(of: index))
+        }
       }
-      try insert.execute(arguments: row.insertArguments(for: record))
+      try insert.execute(arguments: batch.insertArguments(for: record, row: row, at: index))
       if db.changesCount == 0 {
         guard let original = try entry(db, client: record.client, cseq: record.cseq) else {
           throw LogError.writeFailed(path: path, reason: "entry \(row.seq) could not be written")
@@ -87,15 +101,15 @@ extension ActionLog {
         // position actually reached.
         pipeline?.finish()
         pipeline = nil
-        sealer = EntrySealer(
-          key: keys.entries, associatedDataPrefix: entryAssociatedDataPrefix, after: end.seq, head: end.head)
+        sealer = entrySealer(after: end)
         continue
       }
-      let entry = LogEntry(
-        seq: row.seq, record: record, previousHash: row.previousHash, hash: row.hash, salt: row.salt)
+      let hash = batch.hash(of: index)
+      let salt = Array(random[index * EntrySealer.randomBytesPerEntry..<index * EntrySealer.randomBytesPerEntry + EntryCodec.saltBytes])
+      let entry = LogEntry(seq: row.seq, record: record, previousHash: end.head, hash: hash, salt: salt)
       results.append(Appended(entry: entry, isDuplicate: false))
       end.seq = row.seq
-      end.head = row.hash
+      end.head = hash
     }
     return (results, end)
   }

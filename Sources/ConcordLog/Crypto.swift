@@ -19,6 +19,19 @@ enum Crypto {
     return bytes
   }
 
+  /// `count` random bytes for nonces and salts in bulk: a fresh 32-byte seed from the system's
+  /// generator, expanded with ChaCha20 (`randombytes_buf_deterministic`). The output is as good
+  /// as the system's, and a batch of a thousand entries costs one small `getrandom` instead of
+  /// one of 40 KB (about a fifth of a microsecond per entry here).
+  static func randomStream(count: Int) -> [UInt8] {
+    var seed = [UInt8](repeating: 0, count: Int(randombytes_SEEDBYTES))
+    randombytes_buf(&seed, seed.count)
+    defer { zeroize(&seed) }
+    var bytes = [UInt8](repeating: 0, count: count)
+    randombytes_buf_deterministic(&bytes, count, seed)
+    return bytes
+  }
+
   // MARK: Sealing (XChaCha20-Poly1305, random nonce)
 
   /// Seals `plaintext` under `key`, binding `associatedData`, with `nonce` (random, never
@@ -133,22 +146,27 @@ enum Crypto {
 
   /// A BLAKE2b hash of what `body` feeds the hasher. The state lives on the stack.
   static func hash(key: SecretBytes? = nil, count: Int = hashBytes, _ body: (Hasher) -> Void) -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: count)
+    out.withUnsafeMutableBytes { hash(key: key, into: $0, body) }
+    return out
+  }
+
+  /// A BLAKE2b hash of `out.count` bytes of what `body` feeds the hasher, written into `out`.
+  static func hash(key: SecretBytes? = nil, into out: UnsafeMutableRawBufferPointer, _ body: (Hasher) -> Void) {
     // libsodium wants the state 64-byte aligned. A temporary allocation aligned that strictly, or
     // of a size known only at run time, comes from the heap (posix_memalign, for every entry
     // sealed, read or verified); a constant size aligned by hand stays on the stack.
     precondition(hashStateFits)
-    return withUnsafeTemporaryAllocation(byteCount: 512, alignment: 16) { buffer in
+    withUnsafeTemporaryAllocation(byteCount: 512, alignment: 16) { buffer in
       let start = UInt(bitPattern: buffer.baseAddress!)
       let state = OpaquePointer(UnsafeMutableRawPointer(bitPattern: (start + 63) & ~63)!)
       if let key {
-        key.withKey { _ = crypto_generichash_init(state, $0, key.count, count) }
+        key.withKey { _ = crypto_generichash_init(state, $0, key.count, out.count) }
       } else {
-        _ = crypto_generichash_init(state, nil, 0, count)
+        _ = crypto_generichash_init(state, nil, 0, out.count)
       }
       body(Hasher(state: state))
-      var out = [UInt8](repeating: 0, count: count)
-      _ = crypto_generichash_final(state, &out, count)
-      return out
+      _ = crypto_generichash_final(state, out.baseAddress!.assumingMemoryBound(to: UInt8.self), out.count)
     }
   }
 

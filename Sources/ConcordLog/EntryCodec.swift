@@ -27,6 +27,21 @@ enum EntryCodec {
     return out
   }
 
+  /// How many bytes ``encode(salt:user:scope:action:outcome:app:appVersion:into:)`` writes for
+  /// these fields.
+  static func payloadByteCount(
+    user: String, scope: String, action: String, outcome: LogRecord.Outcome, app: String
+  ) -> Int {
+    let reason: Int
+    switch outcome {
+    case .applied: reason = 0
+    case let .refused(text): reason = text.utf8.count
+    }
+    // Version, salt, five length-prefixed strings, the outcome's tag, the app's version.
+    return 1 + saltBytes + 5 * 4 + user.utf8.count + scope.utf8.count + action.utf8.count + reason
+      + app.utf8.count + 1 + 8
+  }
+
   /// Writes a payload's bytes at the end of `out`. The append path reuses one buffer for a
   /// whole batch, so an entry costs no allocation here.
   static func encode(
@@ -99,7 +114,21 @@ enum EntryCodec {
     previous: [UInt8], seq: Int64, atMilliseconds: Int64, client: String, cseq: Int64,
     payload: UnsafeRawBufferPointer
   ) -> [UInt8] {
-    Crypto.hash { hasher in
+    var out = [UInt8](repeating: 0, count: Crypto.hashBytes)
+    out.withUnsafeMutableBytes {
+      chainHash(previous: previous, seq: seq, atMilliseconds: atMilliseconds, client: client, cseq: cseq, payload: payload, into: $0)
+    }
+    return out
+  }
+
+  /// ``chainHash(previous:seq:atMilliseconds:client:cseq:payload:)`` written into `out`
+  /// (``Crypto/hashBytes`` bytes): the append path writes it straight into its row.
+  static func chainHash(
+    previous: [UInt8], seq: Int64, atMilliseconds: Int64, client: String, cseq: Int64,
+    payload: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
+  ) {
+    precondition(out.count == Crypto.hashBytes)
+    Crypto.hash(into: out) { hasher in
       hasher.update(previous)
       hasher.update("concord.chain.v1")
       hasher.update(bigEndian: seq)

@@ -1,31 +1,18 @@
 import Foundation
-import GRDB
 
 /// Turns records into sealed, chained rows, one after another from a chain position.
 ///
-/// It keeps one payload buffer and one associated-data buffer for a whole batch, so sealing an
-/// entry allocates only what the row keeps (its blobs, hash and salt).
+/// It keeps one payload buffer and one associated-data buffer for a whole batch, and writes each
+/// row's nonce, ciphertext and hash into memory the caller provides (a ``SealedBatch``), so
+/// sealing an entry allocates nothing.
 struct EntrySealer {
-  /// One entry ready to be inserted, and what its ``LogEntry`` needs besides the record.
+  /// What a row stores besides its blobs and the record's own fields.
   struct SealedRow: Sendable {
     let seq: Int64
     let atMilliseconds: Int64
-    let previousHash: [UInt8]
-    let hash: [UInt8]
-    let salt: [UInt8]
-    /// The row's nonce, ciphertext and hash, one after the other in one buffer.
-    let blobs: Data
-    let ciphertextEnd: Int
-
-    /// What the `entries` table stores for `record` sealed as this row, in the order of its
-    /// insert. Made by the inserting thread: the sealing thread, which is the busier one, only
-    /// seals.
-    func insertArguments(for record: LogRecord) -> StatementArguments {
-      [
-        seq, atMilliseconds, record.client, record.cseq, blobs[..<Crypto.nonceBytes],
-        blobs[Crypto.nonceBytes..<ciphertextEnd], blobs[ciphertextEnd...],
-      ]
-    }
+    /// The ciphertext's length, tag included: the row's bytes are the nonce, the ciphertext,
+    /// then the hash.
+    let ciphertextCount: Int
   }
 
   private let key: SecretBytes
@@ -34,7 +21,7 @@ struct EntrySealer {
   private var associatedData: [UInt8]
   /// The seq and chain hash of the last entry sealed (or of the position sealing starts after).
   private(set) var seq: Int64
-  private(set) var head: [UInt8]
+  private var head: [UInt8]
 
   init(key: SecretBytes, associatedDataPrefix: [UInt8], after seq: Int64, head: [UInt8]) {
     self.key = key
@@ -44,9 +31,19 @@ struct EntrySealer {
     self.head = head
   }
 
-  /// Seals `record` as the entry after the last one, with `random` holding its salt then its
-  /// nonce (``randomBytesPerEntry`` bytes from the system's generator).
-  mutating func seal(_ record: LogRecord, random: UnsafeRawBufferPointer) -> SealedRow {
+  /// How many bytes the row of `record` takes: its nonce, its ciphertext and its hash.
+  static func sealedByteCount(of record: LogRecord) -> Int {
+    Crypto.nonceBytes + Crypto.tagBytes + Crypto.hashBytes
+      + EntryCodec.payloadByteCount(
+        user: record.user, scope: record.scope, action: record.action, outcome: record.outcome, app: record.app)
+  }
+
+  /// Seals `record` as the entry after the last one into `out` (``sealedByteCount(of:)`` bytes),
+  /// with `random` holding its salt then its nonce (``randomBytesPerEntry`` bytes from the
+  /// system's generator).
+  mutating func seal(
+    _ record: LogRecord, random: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
+  ) -> SealedRow {
     precondition(random.count == Self.randomBytesPerEntry)
     let seq = self.seq + 1
     let salt = UnsafeRawBufferPointer(rebasing: random[..<EntryCodec.saltBytes])
@@ -55,30 +52,23 @@ struct EntrySealer {
     EntryCodec.encode(
       salt: salt, user: record.user, scope: record.scope, action: record.action,
       outcome: record.outcome, app: record.app, appVersion: record.appVersion, into: &payload)
-    let at = record.at.milliseconds
-    let hash = EntryCodec.chainHash(
-      previous: head, seq: seq, atMilliseconds: at, client: record.client, cseq: record.cseq,
-      payload: payload)
-    EntryCodec.replaceAssociatedData(of: &associatedData, prefixCount: prefixCount, seq: seq, previousHash: head)
-    // The row's three blobs (nonce, ciphertext, hash) live in one buffer, bound as slices of it:
-    // two allocations for the three, where one `Data` each took six.
     let ciphertextEnd = nonce.count + payload.count + Crypto.tagBytes
-    var blobs = Data(count: ciphertextEnd + hash.count)
-    blobs.withUnsafeMutableBytes { out in
-      out.copyMemory(from: nonce)
-      payload.withUnsafeBytes { payload in
-        Crypto.seal(
-          payload, nonce: nonce, associatedData: associatedData, key: key,
-          into: UnsafeMutableRawBufferPointer(rebasing: out[nonce.count..<ciphertextEnd]))
-      }
-      hash.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[ciphertextEnd...]).copyMemory(from: $0) }
+    precondition(out.count == ciphertextEnd + Crypto.hashBytes)
+    let at = record.at.milliseconds
+    EntryCodec.replaceAssociatedData(of: &associatedData, prefixCount: prefixCount, seq: seq, previousHash: head)
+    out.copyMemory(from: nonce)
+    payload.withUnsafeBytes { payload in
+      Crypto.seal(
+        payload, nonce: nonce, associatedData: associatedData, key: key,
+        into: UnsafeMutableRawBufferPointer(rebasing: out[nonce.count..<ciphertextEnd]))
+      EntryCodec.chainHash(
+        previous: head, seq: seq, atMilliseconds: at, client: record.client, cseq: record.cseq,
+        payload: payload, into: UnsafeMutableRawBufferPointer(rebasing: out[ciphertextEnd...]))
     }
-    let row = SealedRow(
-      seq: seq, atMilliseconds: at, previousHash: head, hash: hash, salt: Array(salt), blobs: blobs,
-      ciphertextEnd: ciphertextEnd)
+    // The new head, copied over the old one in place: no allocation.
+    head.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: out[ciphertextEnd...])) }
     self.seq = seq
-    self.head = hash
-    return row
+    return SealedRow(seq: seq, atMilliseconds: at, ciphertextCount: payload.count + Crypto.tagBytes)
   }
 
   /// How many random bytes an entry takes: its salt and its nonce.

@@ -4,9 +4,11 @@ import Synchronization
 
 /// Seals a batch's entries on a second thread while the caller inserts the ones already sealed.
 ///
-/// Sealing an entry (XChaCha20-Poly1305 and BLAKE2b: about 1.4 µs on a small server) and
-/// inserting it into SQLite (about 4 µs) do not depend on each other once the entry's chain
-/// position is known, so a batch costs about what its inserts cost. The sealing runs ahead on
+/// Sealing an entry (XChaCha20-Poly1305 and BLAKE2b: about 1.4 µs of cryptography on a small
+/// server, 2 µs in all) and inserting it into SQLite (about 4 µs through GRDB) do not depend on
+/// each other once the entry's chain position is known, so a batch costs about what its inserts
+/// cost. Rows are sealed into a ``SealedBatch`` the caller allocated: the thread that seals
+/// allocates nothing the caller frees. The sealing runs ahead on
 /// the assumption that no record of the batch is a duplicate; when one is, the caller calls
 /// ``finish()`` and seals the rest itself from the position actually reached.
 ///
@@ -19,9 +21,9 @@ import Synchronization
 /// clients: the daemon's other threads need that core.)
 ///
 /// ```swift
-/// let pipeline = SealingPipeline(records: batch, random: random, sealer: sealer)
+/// let pipeline = SealingPipeline(records: records, random: random, batch: batch, sealer: sealer)
 /// defer { pipeline.finish() }
-/// for index in batch.indices { insert(pipeline.takeRow(at: index)) }
+/// for index in records.indices { insert(pipeline.takeRow(at: index)) }
 /// ```
 final class SealingPipeline: @unchecked Sendable {
   // @unchecked: a row is written once, by whichever thread seals it, before `sealed` is raised
@@ -46,6 +48,7 @@ final class SealingPipeline: @unchecked Sendable {
 
   private let records: [LogRecord]
   private let random: [UInt8]
+  private let batch: SealedBatch
   private var sealer: EntrySealer
   private let rows: UnsafeMutablePointer<EntrySealer.SealedRow>
   private let sealed = Atomic<Int>(0)
@@ -56,10 +59,11 @@ final class SealingPipeline: @unchecked Sendable {
 
   /// Starts sealing `records` in order from `sealer`'s position; `random` holds
   /// ``EntrySealer/randomBytesPerEntry`` bytes for each record.
-  init(records: [LogRecord], random: [UInt8], sealer: EntrySealer) {
+  init(records: [LogRecord], random: [UInt8], batch: SealedBatch, sealer: EntrySealer) {
     precondition(random.count == records.count * EntrySealer.randomBytesPerEntry)
     self.records = records
     self.random = random
+    self.batch = batch
     self.sealer = sealer
     rows = .allocate(capacity: records.count)
     Self.sealingQueue.async { [self] in sealOnHelperThread() }
@@ -86,7 +90,6 @@ final class SealingPipeline: @unchecked Sendable {
       if spins > 100 { sched_yield() }
     }
     taken += 1
-    // Moved out, not copied: the caller owns the row's buffers from here.
     return (rows + index).move()
   }
 
@@ -96,29 +99,12 @@ final class SealingPipeline: @unchecked Sendable {
     let before = turn.exchange(Turn.finished, ordering: .acquiringAndReleasing)
     // Only a thread that took over touches the rows; wait until it let go of them.
     if before == Turn.helper { stopped.wait() }
-    // Freeing a batch's rows (several allocations each) is left to the sealing thread, which
-    // is idle now: the caller has a commit to make.
-    let rows = Rows(start: rows, taken: taken, sealed: sealed.load(ordering: .acquiring))
-    Self.sealingQueue.async { rows.free() }
+    rows.deallocate()
   }
 
   /// One sealing thread for the process, taking batches in turn: a writer whose batch waits
   /// behind another log's seals its own rows meanwhile.
   private static let sealingQueue = DispatchQueue(label: "concord.log.sealing", qos: .userInitiated)
-
-  /// Sealed rows to free, handed from the caller to the sealing thread.
-  private struct Rows: @unchecked Sendable {
-    // @unchecked: the caller lets go of the rows when it hands them over.
-    let start: UnsafeMutablePointer<EntrySealer.SealedRow>
-    /// Rows before this one were moved out by the caller; the rest, up to `sealed`, were not.
-    let taken: Int
-    let sealed: Int
-
-    func free() {
-      (start + taken).deinitialize(count: sealed - taken)
-      start.deallocate()
-    }
-  }
 
   /// The sealing thread's part: ask for the sealer, then seal from wherever the caller got to.
   private func sealOnHelperThread() {
@@ -149,7 +135,8 @@ final class SealingPipeline: @unchecked Sendable {
     let row = random.withUnsafeBytes { random in
       sealer.seal(
         records[index],
-        random: UnsafeRawBufferPointer(rebasing: random[start..<start + EntrySealer.randomBytesPerEntry]))
+        random: UnsafeRawBufferPointer(rebasing: random[start..<start + EntrySealer.randomBytesPerEntry]),
+        into: batch.region(of: index))
     }
     (rows + index).initialize(to: row)
     sealed.store(index + 1, ordering: .releasing)

@@ -79,6 +79,10 @@ import Testing
     var read: [LogRecord] = []
     try fixture.open().forEachEntry { read.append($0.record) }
     #expect(read == (1...50).map { record($0) })
+    // What `append` answered is what the log holds: seqs, hashes and salts alike.
+    var stored: [LogEntry] = []
+    try log.forEachEntry(from: 11) { stored.append($0) }
+    #expect(results.filter { !$0.isDuplicate }.map(\.entry) == stored)
   }
 
   @Test func appendsFromSeveralThreadsTakeSeqsOneBatchAfterAnother() async throws {
