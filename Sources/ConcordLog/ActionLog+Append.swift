@@ -21,9 +21,8 @@ extension ActionLog {
   @discardableResult
   public func append(_ records: [LogRecord]) throws(LogError) -> [Appended] {
     guard !records.isEmpty else { return [] }
-    // A salt and a nonce per record, and the memory the rows are sealed into: neither depends
-    // on the chain position, so both are made before the writer's turn.
-    let random = Crypto.randomStream(count: records.count * EntrySealer.randomBytesPerEntry)
+    // A salt and a nonce per record, and the memory the rows are sealed into: none of it
+    // depends on the chain position, so it is made before the writer's turn.
     let batch = SealedBatch(records)
     return try writing {
       // The tail is read and moved inside the writer's turn, after the commit: appends from
@@ -33,12 +32,12 @@ extension ActionLog {
         // Started before the transaction: the sealing thread wakes while SQLite takes its lock.
         var pipeline =
           records.count >= SealingPipeline.minimumBatch
-          ? SealingPipeline(records: records, random: random, batch: batch, sealer: entrySealer(after: written.1))
+          ? SealingPipeline(records: records, batch: batch, sealer: entrySealer(after: written.1))
           : nil
         defer { pipeline?.finish() }
         var due: Checkpoint?
         try db.inTransaction {
-          written = try insert(records, random: random, into: batch, sealedBy: &pipeline, after: written.1, in: db)
+          written = try insert(records, into: batch, sealedBy: &pipeline, after: written.1, in: db)
           let end = written.1
           if end.seq - end.checkpointedSeq >= options.checkpointInterval {
             // Signed and stored in the batch's own commit: a checkpoint costs no commit of its
@@ -69,7 +68,7 @@ extension ActionLog {
   /// Seals and inserts `records` after `start`, inside the caller's transaction, taking the rows
   /// `pipeline` seals when there is one (and finishing it at a duplicate).
   private func insert(
-    _ records: [LogRecord], random: [UInt8], into batch: SealedBatch, sealedBy pipeline: inout SealingPipeline?,
+    _ records: [LogRecord], into batch: SealedBatch, sealedBy pipeline: inout SealingPipeline?,
     after start: Tail, in db: Database
   ) throws -> ([Appended], Tail) {
     let insert = try db.cachedStatement(
@@ -84,12 +83,9 @@ extension ActionLog {
     for (index, record) in records.enumerated() {
       let row: EntrySealer.SealedRow
       if let pipeline {
-        row = pipeline.takeRow(at: index)
+        row = pipeline.row(at: index)
       } else {
-        let bytes = index * EntrySealer.randomBytesPerEntry..<(index + 1) * EntrySealer.randomBytesPerEntry
-        row = random.withUnsafeBytes {
-          sealer.seal(record, random: UnsafeRawBufferPointer(rebasing: $0[bytes]), into: batch.region(of: index))
-        }
+        row = batch.seal(index, record, with: &sealer)
       }
       try insert.execute(arguments: batch.insertArguments(for: record, row: row, at: index))
       if db.changesCount == 0 {
@@ -105,8 +101,7 @@ extension ActionLog {
         continue
       }
       let hash = batch.hash(of: index)
-      let salt = Array(random[index * EntrySealer.randomBytesPerEntry..<index * EntrySealer.randomBytesPerEntry + EntryCodec.saltBytes])
-      let entry = LogEntry(seq: row.seq, record: record, previousHash: end.head, hash: hash, salt: salt)
+      let entry = LogEntry(seq: row.seq, record: record, previousHash: end.head, hash: hash, salt: batch.salt(of: index))
       results.append(Appended(entry: entry, isDuplicate: false))
       end.seq = row.seq
       end.head = hash

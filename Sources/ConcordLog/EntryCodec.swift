@@ -90,14 +90,9 @@ enum EntryCodec {
   /// key or chain position, makes it fail to open. The layout is
   /// `concord.entry.v1 ‖ log id ‖ key id ‖ seq ‖ previous hash`; the first three parts are the
   /// same for a whole log (``associatedDataPrefix(logID:keyID:)``), made once.
-  static func associatedData(prefix: [UInt8], seq: Int64, previousHash: [UInt8]) -> [UInt8] {
-    var out = prefix
-    replaceAssociatedData(of: &out, prefixCount: prefix.count, seq: seq, previousHash: previousHash)
-    return out
-  }
-
-  /// Turns `out`, which starts with the log's prefix, into the associated data of entry `seq`:
-  /// the append path reuses one buffer for a whole batch.
+  ///
+  /// This turns `out`, which starts with the log's prefix, into the associated data of entry
+  /// `seq`: the append and read paths reuse one buffer for a whole batch or walk.
   static func replaceAssociatedData(of out: inout [UInt8], prefixCount: Int, seq: Int64, previousHash: [UInt8]) {
     out.removeSubrange(prefixCount...)
     append(seq, to: &out)
@@ -110,17 +105,6 @@ enum EntryCodec {
 
   /// The chain hash after an entry: BLAKE2b-256 over the previous hash, the entry's clear fields
   /// and its payload.
-  static func chainHash(
-    previous: [UInt8], seq: Int64, atMilliseconds: Int64, client: String, cseq: Int64,
-    payload: UnsafeRawBufferPointer
-  ) -> [UInt8] {
-    var out = [UInt8](repeating: 0, count: Crypto.hashBytes)
-    out.withUnsafeMutableBytes {
-      chainHash(previous: previous, seq: seq, atMilliseconds: atMilliseconds, client: client, cseq: cseq, payload: payload, into: $0)
-    }
-    return out
-  }
-
   /// ``chainHash(previous:seq:atMilliseconds:client:cseq:payload:)`` written into `out`
   /// (``Crypto/hashBytes`` bytes): the append path writes it straight into its row.
   static func chainHash(
@@ -143,9 +127,15 @@ enum EntryCodec {
     previous: [UInt8], seq: Int64, atMilliseconds: Int64, client: String, cseq: Int64,
     payload: [UInt8]
   ) -> [UInt8] {
-    payload.withUnsafeBytes {
-      chainHash(previous: previous, seq: seq, atMilliseconds: atMilliseconds, client: client, cseq: cseq, payload: $0)
+    var out = [UInt8](repeating: 0, count: Crypto.hashBytes)
+    payload.withUnsafeBytes { payload in
+      out.withUnsafeMutableBytes {
+        chainHash(
+          previous: previous, seq: seq, atMilliseconds: atMilliseconds, client: client, cseq: cseq, payload: payload,
+          into: $0)
+      }
     }
+    return out
   }
 
   /// The hash the chain starts from: bound to the log's id.

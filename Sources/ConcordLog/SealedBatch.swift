@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 
-/// The memory a batch of entries is sealed into: one buffer holding every row's nonce,
-/// ciphertext and chain hash, each row at an offset fixed before sealing starts.
+/// What a batch of entries is sealed from and into: each record's salt and nonce, and one
+/// buffer holding every row's nonce, ciphertext and chain hash, each row at an offset fixed
+/// before sealing starts.
 ///
 /// The rows' blobs are bound for the insert as slices of one `Data`, so a row costs no
 /// allocation of its own, and the buffer is allocated and freed by the thread that inserts.
@@ -12,7 +13,7 @@ import GRDB
 ///
 /// ```swift
 /// let batch = SealedBatch(records)
-/// let row = sealer.seal(records[0], random: random, into: batch.region(of: 0))
+/// let row = batch.seal(0, records[0], with: &sealer)
 /// try insert.execute(arguments: batch.insertArguments(for: records[0], row: row, at: 0))
 /// ```
 final class SealedBatch: @unchecked Sendable {
@@ -24,6 +25,8 @@ final class SealedBatch: @unchecked Sendable {
   private let base: UnsafeMutableRawPointer
   /// Where each record's row starts in `bytes`, and, last, the end of the last row.
   private let offsets: [Int]
+  /// Each record's salt then nonce (``EntrySealer/randomBytesPerEntry`` bytes).
+  private let random: [UInt8]
 
   init(_ records: [LogRecord]) {
     var offsets: [Int] = []
@@ -37,11 +40,23 @@ final class SealedBatch: @unchecked Sendable {
     self.offsets = offsets
     base = .allocate(byteCount: max(offset, 1), alignment: 16)
     bytes = Data(bytesNoCopy: base, count: offset, deallocator: .custom { pointer, _ in pointer.deallocate() })
+    random = Crypto.randomStream(count: records.count * EntrySealer.randomBytesPerEntry)
   }
 
-  /// The memory the row of record `index` is sealed into.
-  func region(of index: Int) -> UnsafeMutableRawBufferPointer {
-    UnsafeMutableRawBufferPointer(start: base + offsets[index], count: offsets[index + 1] - offsets[index])
+  /// Seals `record`, the batch's record `index`, into its row with `sealer`.
+  func seal(_ index: Int, _ record: LogRecord, with sealer: inout EntrySealer) -> EntrySealer.SealedRow {
+    let start = index * EntrySealer.randomBytesPerEntry
+    return random.withUnsafeBytes { random in
+      sealer.seal(
+        record, random: UnsafeRawBufferPointer(rebasing: random[start..<start + EntrySealer.randomBytesPerEntry]),
+        into: UnsafeMutableRawBufferPointer(start: base + offsets[index], count: offsets[index + 1] - offsets[index]))
+    }
+  }
+
+  /// The salt sealed into record `index`'s payload.
+  func salt(of index: Int) -> [UInt8] {
+    let start = index * EntrySealer.randomBytesPerEntry
+    return Array(random[start..<start + EntryCodec.saltBytes])
   }
 
   /// What the `entries` table stores for `record`, sealed as `row` into region `index`, in the

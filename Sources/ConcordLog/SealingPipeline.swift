@@ -21,9 +21,9 @@ import Synchronization
 /// clients: the daemon's other threads need that core.)
 ///
 /// ```swift
-/// let pipeline = SealingPipeline(records: records, random: random, batch: batch, sealer: sealer)
+/// let pipeline = SealingPipeline(records: records, batch: batch, sealer: sealer)
 /// defer { pipeline.finish() }
-/// for index in records.indices { insert(pipeline.takeRow(at: index)) }
+/// for index in records.indices { insert(pipeline.row(at: index)) }
 /// ```
 final class SealingPipeline: @unchecked Sendable {
   // @unchecked: a row is written once, by whichever thread seals it, before `sealed` is raised
@@ -47,32 +47,25 @@ final class SealingPipeline: @unchecked Sendable {
   }
 
   private let records: [LogRecord]
-  private let random: [UInt8]
   private let batch: SealedBatch
   private var sealer: EntrySealer
   private let rows: UnsafeMutablePointer<EntrySealer.SealedRow>
   private let sealed = Atomic<Int>(0)
   private let turn = Atomic<Int>(Turn.caller)
   private let stopped = DispatchSemaphore(value: 0)
-  /// How many rows the caller took; only the caller touches it.
-  private var taken = 0
 
-  /// Starts sealing `records` in order from `sealer`'s position; `random` holds
-  /// ``EntrySealer/randomBytesPerEntry`` bytes for each record.
-  init(records: [LogRecord], random: [UInt8], batch: SealedBatch, sealer: EntrySealer) {
-    precondition(random.count == records.count * EntrySealer.randomBytesPerEntry)
+  /// Starts sealing `records` into `batch`, in order from `sealer`'s position.
+  init(records: [LogRecord], batch: SealedBatch, sealer: EntrySealer) {
     self.records = records
-    self.random = random
     self.batch = batch
     self.sealer = sealer
     rows = .allocate(capacity: records.count)
     Self.sealingQueue.async { [self] in sealOnHelperThread() }
   }
 
-  /// Takes the sealed row for the next record, `index`: sealed here while the sealing thread is
-  /// not up yet, otherwise waited for. Rows are taken in order, each once.
-  func takeRow(at index: Int) -> EntrySealer.SealedRow {
-    precondition(index == taken)
+  /// The sealed row for record `index`: sealed here while the sealing thread is not up yet,
+  /// otherwise waited for. Ask for the rows in order.
+  func row(at index: Int) -> EntrySealer.SealedRow {
     if sealed.load(ordering: .acquiring) <= index {
       switch turn.load(ordering: .acquiring) {
       case Turn.caller:
@@ -89,8 +82,7 @@ final class SealingPipeline: @unchecked Sendable {
       spins += 1
       if spins > 100 { sched_yield() }
     }
-    taken += 1
-    return (rows + index).move()
+    return rows[index]
   }
 
   /// Stops the sealing thread if it took over, waits for it, and frees the rows. Call exactly
@@ -131,14 +123,7 @@ final class SealingPipeline: @unchecked Sendable {
 
   /// Seals record `index`, which must be the next one, and publishes it.
   private func seal(_ index: Int) {
-    let start = index * EntrySealer.randomBytesPerEntry
-    let row = random.withUnsafeBytes { random in
-      sealer.seal(
-        records[index],
-        random: UnsafeRawBufferPointer(rebasing: random[start..<start + EntrySealer.randomBytesPerEntry]),
-        into: batch.region(of: index))
-    }
-    (rows + index).initialize(to: row)
+    (rows + index).initialize(to: batch.seal(index, records[index], with: &sealer))
     sealed.store(index + 1, ordering: .releasing)
   }
 }
