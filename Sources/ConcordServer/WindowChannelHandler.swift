@@ -75,6 +75,9 @@ final class WindowChannelHandler: ChannelInboundHandler {
 
   func channelWritabilityChanged(context: ChannelHandlerContext) {
     if context.channel.isWritable {
+      // The window took bytes: it is reading, however slowly, so the stuck rule's clock starts
+      // again (`setBlocked(true)` keeps the first moment, for a window that never reads).
+      link?.setBlocked(false)
       flushOutbox()
     } else {
       link?.setBlocked(true)
