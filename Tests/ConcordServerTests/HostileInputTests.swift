@@ -143,9 +143,42 @@ import Testing
       cseq += 1
       try writer.send(.send(scope: "notes", action: .object(["add": .object(["text": .string("\(cseq) \(text)")])]), client: "writer", cseq: cseq))
       try writer.receive { if case .ack(_, cseq, _) = $0 { true } else { false } }
-      // A write that fails means the daemon has let it go.
-      if cseq % 20 == 0 { dropped = (try? stuck.send(.ping)) == nil }
+      // It talks at every change, so it is never quiet long enough to be pinged: only the stuck
+      // rule can drop it. A write that fails means the daemon has let it go.
+      dropped = (try? stuck.send(.ping)) == nil
     }
     #expect(dropped, "a window that read nothing for \(Date().timeIntervalSince(started)) s was still attached")
+  }
+
+  @Test func aWindowThatReadsSlowlyButKeepsReadingIsNotDroppedAsStuck() throws {
+    let daemon = try DaemonProcess(arguments: ["--ping-interval", "1"]).start()
+    defer { daemon.removeHome() }
+    // At every change it reads less than the change brings: the daemon keeps finding its socket
+    // full, but each time the window takes bytes the clock of the stuck rule starts again, so it
+    // stays attached well past the 1 s timeout.
+    let slow = try RawPeer(path: daemon.socketPath)
+    try slow.hello()
+    _ = try slow.attach("notes")
+    let writer = try RawPeer(path: daemon.socketPath)
+    try writer.hello()
+    _ = try writer.attach("notes")
+    // Notes big enough that the scope's state soon outgrows what one write hands the socket
+    // (1 MiB).
+    let text = String(repeating: "x", count: 20_000)
+    let started = Date()
+    var cseq: Int64 = 0
+    var taken = 0
+    while Date().timeIntervalSince(started) < 3 {
+      cseq += 1
+      try writer.send(.send(scope: "notes", action: .object(["add": .object(["text": .string("\(cseq) \(text)")])]), client: "writer", cseq: cseq))
+      try writer.receive { if case .ack(_, cseq, _) = $0 { true } else { false } }
+      // It talks at every change, so it is never pinged: only the stuck rule could drop it.
+      guard (try? slow.send(.ping)) != nil, let bytes = slow.drain(upTo: 16_384) else {
+        Issue.record("a window reading \(taken) bytes in \(Date().timeIntervalSince(started)) s was dropped as stuck")
+        return
+      }
+      taken += bytes
+    }
+    #expect(taken > 0)
   }
 }

@@ -52,6 +52,17 @@ final class RawPeer: @unchecked Sendable {
     }
   }
 
+  /// Takes at most `count` bytes from the socket and drops them, as a window that draws slowly
+  /// would: how many it took (0 when none were waiting), or nil once the daemon has closed the
+  /// connection.
+  func drain(upTo count: Int) -> Int? {
+    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    guard poll(&poller, 1, 0) > 0 else { return 0 }
+    var chunk = [UInt8](repeating: 0, count: count)
+    let taken = recv(fd, &chunk, count, 0)
+    return taken > 0 ? taken : nil
+  }
+
   /// The next message from the daemon.
   func receive(timeout: TimeInterval = 10) throws -> ServerMessage? {
     guard let line = try readLine(timeout: timeout) else { return nil }
