@@ -146,7 +146,7 @@ let package = Package(
     ),
     // Starts a built `concordd` and drives it over raw sockets: shared by the daemon benchmark
     // and the proof suites.
-    .target(name: "DaemonDriving", dependencies: ["ConcordClient"], path: "Tools/DaemonDriving"),
+    .target(name: "DaemonDriving", dependencies: ["ConcordClient", "ConcordWire"], path: "Tools/DaemonDriving"),
     // The daemon's durable path against Redis and the C reference daemon, in one run (on demand).
     .executableTarget(
       name: "DaemonBenchmarks",

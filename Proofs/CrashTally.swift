@@ -40,17 +40,22 @@ struct Tally {
   mutating func check(_ inspection: LogInspection, against senders: [OutboxClient]) {
     if inspection.verification != nil { verifyFailures += 1 }
     duplicates = max(duplicates, inspection.duplicates)
+    // Each sender's counts run over the whole suite: their sum now is the suite's total so far.
     var lost = 0
+    var conflicting = 0
+    var refusals = 0
     for sender in senders {
       let progress = sender.progress
       for cseq in progress.acknowledged.keys
       where inspection.appearances[.init(client: sender.outbox.clientID, cseq: cseq)] == nil {
         lost += 1
       }
-      conflictingAnswers = max(conflictingAnswers, progress.conflictingAnswers)
-      refused = max(refused, progress.refused)
+      conflicting += progress.conflictingAnswers
+      refusals += progress.refused
     }
     lostAcknowledged = max(lostAcknowledged, lost)
+    conflictingAnswers = max(conflictingAnswers, conflicting)
+    refused = max(refused, refusals)
   }
 
   /// Once the outboxes are empty, every cseq a client queued is in the log exactly once.
@@ -73,7 +78,7 @@ struct Tally {
     let bootMedian = sortedBoots.isEmpty ? 0 : Double(sortedBoots[sortedBoots.count / 2]) / 1e6
     let bootMax = Double(sortedBoots.last ?? 0) / 1e6
     var table = SummaryTable(["crash suite", "figure", "must be"])
-    table.add(["rounds (kill -9, restart)", "\(rounds)", "≥ 50"])
+    table.add(["rounds (kill -9, restart)", "\(rounds)", ""])
     for moment in CrashSuite.KillMoment.allCases {
       table.add(["  killed \(moment.rawValue)", "\(kills[moment] ?? 0)", ""])
     }

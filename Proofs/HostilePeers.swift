@@ -100,7 +100,9 @@ enum HostilePeers {
       let opened = peers.count
       while stop.current != .stop { usleep(10_000) }
       peers.removeAll()
-      report.say("\(opened) open at once" + (failures > 0 ? ", \(failures) refused by the system" : ""))
+      let said = "\(opened) open at once" + (failures > 0 ? ", \(failures) refused by the system" : "")
+      // A crowd that never gathered attacked nothing.
+      opened == 0 ? report.fail(said) : report.say(said)
     }
   }
 
@@ -119,7 +121,8 @@ enum HostilePeers {
         }
         usleep(10_000)
       }
-      report.say("\(peers.count) peers, \(sent) bytes each")
+      let said = "\(peers.count) peers, \(sent) bytes each"
+      peers.isEmpty || sent == 0 ? report.fail(said) : report.say(said)
     }
   }
 }

@@ -73,8 +73,9 @@ struct SoakSuite: ParsableCommand {
     let mean = rates.reduce(0, +) / Double(rates.count)
     // Steady: no interval more than 25% off the mean. Flat: the second half grows memory by
     // less than 10% (the first readings include warming caches and the log's pages).
-    // A reading that could not be taken proves nothing: it fails the check it belongs to.
-    let steady = rates.allSatisfy { abs($0 - mean) <= 0.25 * mean }
+    // A reading that could not be taken proves nothing: it fails the check it belongs to. So
+    // does a daemon that answers nothing (steadily) or windows that were sent nothing.
+    let steady = mean > 0 && rates.allSatisfy { abs($0 - mean) <= 0.25 * mean }
     var growth = Double.nan
     if let end = last.resident, let half = middle.resident { growth = Double(end - half) / Double(max(1, half)) }
     let flat = growth < 0.10
@@ -82,7 +83,8 @@ struct SoakSuite: ParsableCommand {
     if let end = last.descriptors, let start = first.descriptors { descriptorsKept = end <= start + 2 }
     var table = SummaryTable(["soak", "figure", "must be"])
     table.add(["duration", String(format: "%.0f s (%d readings)", last.second, readings.count), ""])
-    table.add(["load", "\(clients) clients, \(windows) windows (\(updates) updates read)", ""])
+    let updated = windows == 0 || updates > 0
+    table.add(["load", "\(clients) clients, \(windows) windows (\(updates) updates read)", windows == 0 ? "" : "updates read > 0: \(updated ? "yes" : "NO")"])
     table.add([
       "acks/s: mean, min, max",
       String(format: "%.0f, %.0f, %.0f", mean, rates.min() ?? 0, rates.max() ?? 0), "each within 25% of the mean: \(steady ? "yes" : "NO")",
@@ -98,7 +100,7 @@ struct SoakSuite: ParsableCommand {
       "no growth: \(descriptorsKept ? "yes" : "NO")",
     ])
     table.print()
-    let held = steady && flat && descriptorsKept
+    let held = steady && flat && descriptorsKept && updated
     print(held ? "\nsteady, flat and without leaks" : "\nTHE SOAK FOUND A PROBLEM")
     return held
   }
