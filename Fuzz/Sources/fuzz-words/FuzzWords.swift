@@ -59,8 +59,8 @@ func checkAction(_ action: JSONValue, of scope: String, line: String) {
   }
 }
 
-/// Without quotes, `CommandWords` is a split at whitespace, and `raw` is the text after the
-/// command's word. (`CommandWords(String)` is internal: a probe scope reaches it as windows do.)
+/// Without quotes, `CommandWords` is a split at whitespace. (`CommandWords(String)` is
+/// internal: a probe scope reaches it as windows do, and reads every word of it and `raw`.)
 func checkWords(_ text: String) {
   let line = "w " + text
   guard let action = try? probe.parse(line) else { return }
