@@ -50,7 +50,7 @@ struct DaemonCommand: ParsableCommand {
       guard let logHandle = FileHandle(forWritingAtPath: layout.daemonLog.path) else {
         throw CommandFailure(message: "cannot write \(layout.daemonLog.path)")
       }
-      logHandle.seekToEndOfFile()
+      let runStart = logHandle.seekToEndOfFile()
       let process = Process()
       // In a session of its own (setsid), so closing this terminal does not stop it.
       let setsid = URL(filePath: "/usr/bin/setsid")
@@ -73,7 +73,8 @@ struct DaemonCommand: ParsableCommand {
           return
         }
         guard process.isRunning else {
-          let tail = DaemonProcessInfo.lastLines(of: layout.daemonLog, count: 1)
+          // This run's lines only: the log keeps earlier runs' too.
+          let tail = DaemonProcessInfo.lastLines(of: layout.daemonLog, count: 1, after: runStart)
           throw CommandFailure(message: "concordd exited (\(process.terminationStatus)): \(tail)")
         }
         usleep(50_000)
@@ -173,8 +174,13 @@ enum DaemonProcessInfo {
     throw CommandFailure(message: "concordd not found beside concord or on the PATH")
   }
 
-  static func lastLines(of url: URL, count: Int) -> String {
-    let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").suffix(count).joined(separator: " / ")
+  /// The last `count` lines written to `url` past byte `offset`, or a note when there are none.
+  static func lastLines(of url: URL, count: Int, after offset: UInt64 = 0) -> String {
+    guard let handle = try? FileHandle(forReadingFrom: url) else { return "(no log)" }
+    defer { try? handle.close() }
+    try? handle.seek(toOffset: offset)
+    let text = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+    let lines = text.split(separator: "\n").suffix(count)
+    return lines.isEmpty ? "(it wrote nothing)" : lines.joined(separator: " / ")
   }
 }

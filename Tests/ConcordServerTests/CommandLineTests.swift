@@ -196,6 +196,12 @@ import Glibc
     #expect(try ConcordCLI.run(["daemon", "stop"], home: home).output.contains("stopped"))
     let bothRuns = try String(contentsOf: log, encoding: .utf8)
     #expect(bothRuns.hasPrefix(firstRun) && bothRuns.count > firstRun.count)
+
+    // A start that fails says why, from its own run's lines.
+    chmod(home.appending(path: "key").path, 0o644)
+    let refused = try ConcordCLI.run(["daemon", "start"], home: home)
+    #expect(refused.status != 0)
+    #expect(refused.error.contains("concordd exited") && refused.error.contains("accessible by others"), "\(refused.error)")
   }
 
   @Test func logTailPrintsEntriesAsTheyAreCommitted() throws {
