@@ -123,7 +123,9 @@ public final class Outbox: Sendable {
 
   /// The daemon answered the action: it leaves the outbox.
   public func remove(cseq: Int64) throws(ClientError) {
-    try access { db in try db.execute(sql: "DELETE FROM pending WHERE cseq = ?", arguments: [cseq]) }
+    // Not synced: a removal a power cut takes back only sends the action again, which the
+    // daemon answers from its log without applying it twice. Enqueueing is what must last.
+    try access(synced: false) { db in try db.execute(sql: "DELETE FROM pending WHERE cseq = ?", arguments: [cseq]) }
   }
 
   /// Drops queued actions without sending them; returns how many went.
@@ -159,7 +161,8 @@ public final class Outbox: Sendable {
       "scope": .string(seen.scope), "log_id": .string(seen.logID), "seq": .number(Double(seen.seq)), "state": seen.state,
     ]
     let sealed = sealer.seal(Array(object.jsonText.utf8), associatedData: Array("seen/\(tag)".utf8))
-    try access { db in
+    // Not synced: a state seen is only shown while the daemon is away; an older one will do.
+    try access(synced: false) { db in
       try db.execute(sql: "INSERT OR REPLACE INTO seen (tag, sealed) VALUES (?, ?)", arguments: [tag, Data(sealed)])
     }
   }
@@ -182,13 +185,31 @@ public final class Outbox: Sendable {
     return sealer.seal(Array(object.jsonText.utf8), associatedData: Self.place(queued.cseq))
   }
 
-  private static func immediate<T>(_ database: DatabaseQueue, _ work: (Database) throws -> T) throws -> T {
+  private static func immediate<T>(
+    _ database: DatabaseQueue, synced: Bool = true, _ work: (Database) throws -> T
+  ) throws -> T {
     try database.writeWithoutTransaction { db in
       var result: T?
-      try db.inTransaction(.immediate) {
-        result = try work(db)
-        return .commit
+      func transaction() throws {
+        try db.inTransaction(.immediate) {
+          result = try work(db)
+          return .commit
+        }
       }
+      guard !synced else {
+        try transaction()
+        return result!
+      }
+      // Only this commit goes unsynced (the next synced one takes it to disk with its own):
+      // the connection is back at FULL before anything else uses it.
+      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      do {
+        try transaction()
+      } catch {
+        try db.execute(sql: "PRAGMA synchronous = FULL")
+        throw error
+      }
+      try db.execute(sql: "PRAGMA synchronous = FULL")
       return result!
     }
   }
@@ -204,8 +225,8 @@ public final class Outbox: Sendable {
   /// Runs `work` in an IMMEDIATE transaction: it takes the write lock first, so two processes
   /// never both read and then both try to write (which SQLite answers with "busy" at once,
   /// without waiting).
-  private func access<T>(_ work: (Database) throws -> T) throws(ClientError) -> T {
-    try translatingErrors("used") { try Self.immediate(database, work) }
+  private func access<T>(synced: Bool = true, _ work: (Database) throws -> T) throws(ClientError) -> T {
+    try translatingErrors("used") { try Self.immediate(database, synced: synced, work) }
   }
 
   private func translatingErrors<T>(_ verb: String, _ body: () throws -> T) throws(ClientError) -> T {

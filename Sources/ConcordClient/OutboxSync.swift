@@ -51,11 +51,12 @@ public enum OutboxSync {
     var report = Report()
     let queued = try outbox.queued()
     let logID = connection.welcome.logID
-    if let known = try outbox.knownLogID(), known != logID, !queued.isEmpty, !force {
+    let known = try outbox.knownLogID()
+    if let known, known != logID, !queued.isEmpty, !force {
       report.logReplaced = (known, logID)
       return report
     }
-    try outbox.setKnownLogID(logID)
+    if known != logID { try outbox.setKnownLogID(logID) }
     for action in queued {
       let outcome = try send(action, outbox: outbox, over: connection, attached: &attached, other: other)
       try outbox.remove(cseq: action.cseq)
