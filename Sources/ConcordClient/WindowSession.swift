@@ -244,8 +244,9 @@ public final class WindowSession {
     let wasConnected = connection != nil
     connection?.close()
     connection = nil
-    try saveSeen()
+    // The outbox's own failure is the one to report: saving to it again could only hide it.
     if case let .local(reason)? = error as? ClientError { throw .local(reason) }
+    try saveSeen()
     nextAttempt = Date().addingTimeInterval(backoff)
     backoff = min(backoff * 2, 5)
     let reason = (error as? ClientError)?.description ?? "\(error)"

@@ -221,7 +221,7 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   /// Says once when the checkpoint file beside the log cannot be written (a full disk, say),
   /// and once when it is written again: meanwhile a tail cut off the log would go unnoticed.
   private func reportCheckpointFile() {
-    let failure = committer.log.checkpointFileFailure
+    let failure = log.checkpointFileFailure
     guard (failure != nil) != checkpointFileFailing else { return }
     checkpointFileFailing = failure != nil
     if let failure {

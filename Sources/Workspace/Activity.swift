@@ -82,7 +82,8 @@ extension Activity {
     case let .chat(authored):
       let text: String
       switch authored.action {
-      case let .say(channel, said): text = "in \(channel): \(TextFit.cut(said, 60))"
+      // Cut here, not by a display helper: this text is state, and a replay must cut it alike.
+      case let .say(channel, said): text = "in \(channel): \(said.count > 60 ? String(said.prefix(59)) + "…" : said)"
       case let .edit(channel, message, _): text = "edited message \(message) in \(channel)"
       case let .delete(channel, message): text = "deleted message \(message) in \(channel)"
       case let .createChannel(name): text = "opened the channel \(name)"
