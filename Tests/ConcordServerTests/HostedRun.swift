@@ -68,9 +68,8 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
     self.app = app
     self.snapshotInterval = snapshotInterval
     self.label = label
-    home = URL(filePath: NSTemporaryDirectory()).appending(path: "hosted-run-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
+    home = DaemonProcess.makeHome()
+    log = try ActionLog.open(at: ConcordHome(home).log, key: .file(ConcordHome(home).key))
     var logger = Logger(label: "hosted-run")
     logger.logLevel = .warning
     self.logger = logger

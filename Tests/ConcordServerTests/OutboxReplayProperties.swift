@@ -107,7 +107,7 @@ import Glibc
       }
 
       #expect(daemon.terminate() == 0, context)
-      let log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
+      let log = try ActionLog.open(at: ConcordHome(home).log, key: .file(ConcordHome(home).key))
       var logged: [Int64: Int] = [:]
       var appliedSeqs: [Int64: Int64] = [:]
       try log.forEachEntry { entry in

@@ -105,13 +105,7 @@ import Testing
         applied += 1
       } catch {
         thrown += 1
-        // "operation K of N (…): why", with K one of the diff's operations.
-        let prefix = "operation "
-        let words = error.message.dropFirst(prefix.count).split(separator: " ", maxSplits: 3)
-        let failing = words.count == 4 ? Int(words[0]) : nil
-        #expect(error.message.hasPrefix(prefix) && words.count == 4 && words[1] == "of", context)
-        #expect(words.count == 4 && Int(words[2]) == diff.operations.count, context)
-        #expect(failing.map { (1...diff.operations.count).contains($0) } == true, "\(context)\n  \(error)")
+        Self.expectNamesAnOperation(error, of: diff, context)
       }
       #expect(try diff.apply(to: states[index - 1]) == states[index], context)
     }
@@ -120,6 +114,17 @@ import Testing
       #expect(thrown > 300)
       #expect(applied > 300)
     }
+  }
+
+  /// `error` says which operation failed — "operation K of N (…): why", K one of `diff`'s N
+  /// operations — as a window reports it.
+  static func expectNamesAnOperation(_ error: DiffError, of diff: StateDiff, _ context: Comment) {
+    let prefix = "operation "
+    let words = error.message.dropFirst(prefix.count).split(separator: " ", maxSplits: 3)
+    let failing = words.count == 4 ? Int(words[0]) : nil
+    #expect(error.message.hasPrefix(prefix) && words.count == 4 && words[1] == "of", "\(context)\n  \(error)")
+    #expect(words.count == 4 && Int(words[2]) == diff.operations.count, "\(context)\n  \(error)")
+    #expect(failing.map { (1...diff.operations.count).contains($0) } == true, "\(context)\n  \(error)")
   }
 
   /// Operations aimed at random places of a random state — paths that exist, that almost
@@ -141,7 +146,7 @@ import Testing
         #expect(try StateDiff.between(state, result).apply(to: state) == result, context)
       } catch {
         thrown += 1
-        #expect(error.message.hasPrefix("operation "), context)
+        Self.expectNamesAnOperation(error, of: diff, context)
       }
     }
     // Most miss (as a hostile peer's would); enough fit to reach the changes themselves.
@@ -163,7 +168,7 @@ import Testing
       var bytes = Array(ServerMessage.updateLine(scope: "s", seq: 1, diffText: diff.jsonText).utf8.dropLast())
       switch generator.count(0...2) {
       case 0:
-        bytes[generator.count(0...bytes.count - 1)] = Array(#"{}[],:"0123456789-ez"#.utf8).randomElement(using: &generator.random)!
+        bytes[generator.count(0...bytes.count - 1)] = generator.random.pick(Array(#"{}[],:"0123456789-ez"#.utf8))
       case 1:
         bytes.removeLast(generator.count(1...bytes.count - 1))
       default:
@@ -182,7 +187,7 @@ import Testing
       do {
         _ = try received.apply(to: old)
       } catch {
-        #expect(error.message.hasPrefix("operation "), "seed \(seed): \(error)")
+        Self.expectNamesAnOperation(error, of: received, "seed \(seed)")
       }
     }
     // Both kinds of damage happened: lines that no longer read, and diffs that still read and
@@ -207,7 +212,7 @@ import Testing
       let after: ElementID? = generator.chance(30) ? nil : ElementID(generator.id())
       return .move(path: path, after: after)
     case 7: return .append(path: path, values: [generator.scalar()])
-    default: return .truncate(path: path, count: [-1, 0, 1, 2, 5, Int.max].randomElement(using: &generator.random)!)
+    default: return .truncate(path: path, count: generator.random.pick([-1, 0, 1, 2, 5, Int.max]))
     }
   }
 
@@ -218,7 +223,7 @@ import Testing
     while generator.chance(70) {
       switch here {
       case let .object(object) where !object.isEmpty:
-        let key = object.keys.sorted().randomElement(using: &generator.random)!
+        let key = generator.random.pick(object.keys.sorted())
         path.append(.key(key))
         here = object[key]!
       case let .array(array) where !array.isEmpty:
@@ -238,8 +243,8 @@ import Testing
 
   static func component(_ generator: inout RandomJSON) -> PathComponent {
     switch generator.count(0...2) {
-    case 0: .key(RandomJSON.keys.randomElement(using: &generator.random)!)
-    case 1: .index([-1, 0, 1, 3, 7, Int.max, Int.min].randomElement(using: &generator.random)!)
+    case 0: .key(generator.random.pick(RandomJSON.keys))
+    case 1: .index(generator.random.pick([-1, 0, 1, 3, 7, Int.max, Int.min]))
     default: .id(ElementID(generator.id())!)
     }
   }

@@ -16,8 +16,8 @@ struct RandomJSON {
   static let keys = ["a", "b", "c", "id", "title", "done", "x y", "é", "\"q\"", "", "0"]
   static let strings = ["", "a", "b", "To do", "é", "👩‍👩‍👧", "line\nbreak", "tab\t\\", "\u{01}", "\"", "/"]
 
-  mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
-  mutating func count(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+  mutating func chance(_ percent: Int) -> Bool { random.chance(percent) }
+  mutating func count(_ range: ClosedRange<Int>) -> Int { random.int(range) }
 
   /// A random document up to four levels deep.
   mutating func document() -> JSONValue { value(depth: count(0...4)) }
@@ -37,15 +37,15 @@ struct RandomJSON {
     case 0: return .null
     case 1: return .bool(chance(50))
     case 2...4: return .number(Double(count(-100...100)))
-    case 5: return .number([0.5, -2.25, 1e-7, 1e20, 123_456_789.125, 0x1p60].randomElement(using: &random)!)
-    default: return .string(Self.strings.randomElement(using: &random)!)
+    case 5: return .number(random.pick([0.5, -2.25, 1e-7, 1e20, 123_456_789.125, 0x1p60]))
+    default: return .string(random.pick(Self.strings))
     }
   }
 
   mutating func object(depth: Int) -> JSONValue {
     var object: [String: JSONValue] = [:]
     for _ in 0..<count(0...5) {
-      object[Self.keys.randomElement(using: &random)!] = value(depth: depth - 1)
+      object[random.pick(Self.keys)] = value(depth: depth - 1)
     }
     return .object(object)
   }
@@ -89,7 +89,7 @@ struct RandomJSON {
           object[key] = edit(object[key]!, depth: depth - 1)
         }
       }
-      if chance(30) { object[Self.keys.randomElement(using: &random)!] = self.value(depth: max(depth - 1, 0)) }
+      if chance(30) { object[random.pick(Self.keys)] = self.value(depth: max(depth - 1, 0)) }
       return .object(object)
     case var .array(array):
       let keyed = !array.isEmpty && array.allSatisfy { ElementID(of: $0) != nil }

@@ -6,11 +6,9 @@ import Foundation
 /// To replay one case: `CONCORD_PROPERTY_SEED=<seed> swift test --filter <test>` runs that seed
 /// alone (decimal, or hex with 0x). `CONCORD_PROPERTY_SCALE=10` runs ten times as many cases.
 public struct PropertyRandom: RandomNumberGenerator, Sendable {
-  public let seed: UInt64
   private var state: UInt64
 
   public init(seed: UInt64) {
-    self.seed = seed
     state = seed
   }
 
