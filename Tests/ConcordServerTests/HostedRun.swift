@@ -244,14 +244,31 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
 
   // MARK: - The log against the run
 
+  /// What one run's check covered; runs' reports add up, for a property's totals.
   struct Report {
     var entries = 0
     var refusedEntries = 0
-    /// Seq of the snapshot the final boot started from (0: none).
-    var bootSnapshotSeq: Int64 = 0
+    /// Runs whose final boot started from a snapshot.
+    var bootsFromSnapshot = 0
+    var restarts = 0
     var replayedStates = 0
     /// Scopes whose window's copy was compared with the final state.
     var viewsChecked = 0
+
+    static func += (total: inout Report, run: Report) {
+      total.entries += run.entries
+      total.refusedEntries += run.refusedEntries
+      total.bootsFromSnapshot += run.bootsFromSnapshot
+      total.restarts += run.restarts
+      total.replayedStates += run.replayedStates
+      total.viewsChecked += run.viewsChecked
+    }
+
+    /// One line of totals, for the property's output.
+    var summary: String {
+      "\(entries) entries, \(refusedEntries) refused, \(bootsFromSnapshot) boots from a snapshot, \(restarts) restarts, "
+        + "\(replayedStates) states replayed, \(viewsChecked) windows' scopes compared"
+    }
   }
 
   /// Stops the host and checks the log against everything the run saw:
@@ -272,7 +289,8 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
     var report = Report()
 
     let booted = try app.boot(from: log, logger: logger)
-    report.bootSnapshotSeq = booted.snapshotSeq
+    report.bootsFromSnapshot = booted.snapshotSeq > 0 ? 1 : 0
+    report.restarts = restarts
     #expect(booted.seq == lastSeq, "\(label): the log ends at \(booted.seq), the daemon at \(lastSeq)")
     #expect(booted.state == finalState, "\(label): booting from the log does not give the daemon's last state")
     // The daemon numbers its own actions (effects, lifecycle) apart from the clients'.
@@ -331,4 +349,12 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
     }
     return report
   }
+}
+
+extension PeerCredentials {
+  /// Two people for a hosted run: the test's own account and another one.
+  static let twoPeople = [
+    PeerCredentials(pid: 1, uid: getuid(), gid: getgid()),
+    PeerCredentials(pid: 2, uid: 65534, gid: 65534),
+  ]
 }

@@ -23,45 +23,27 @@ import Glibc
 @Suite struct ReplayProperties {
   typealias Run = HostedRun<SampleApp.State, SampleApp.Action>
 
-  /// Two people: the test's own account and another one.
-  static let peers = [
-    PeerCredentials(pid: 1, uid: getuid(), gid: getgid()),
-    PeerCredentials(pid: 2, uid: 65534, gid: 65534),
-  ]
-
   @Test func replayingTheLogGivesTheStateTheDaemonHadAtEverySeq() async throws {
-    var entries = 0
-    var refused = 0
-    var fromSnapshot = 0
-    var restarts = 0
-    var replayed = 0
-    var views = 0
+    var total = Run.Report()
     for seed in PropertyRandom.seeds(from: 0x2E91_A000, count: 30) {
       // Before the case: a crash (in the app's code, say) would leave no failure to print it.
       print("replay case, seed \(seed)")
       var random = PropertyRandom(seed: seed)
       let run = try await Run(
-        app: SampleApp.hosted, snapshotInterval: Int64(random.int(1...10)), peers: Self.peers, label: "seed \(seed)")
+        app: SampleApp.hosted, snapshotInterval: Int64(random.int(1...10)), peers: PeerCredentials.twoPeople,
+        label: "seed \(seed)")
       defer { run.removeHome() }
       for _ in 0..<random.int(25...60) { try await Self.step(&random, run) }
-      let report = try await run.finish()
-      entries += report.entries
-      refused += report.refusedEntries
-      replayed += report.replayedStates
-      views += report.viewsChecked
-      restarts += run.restarts
-      if report.bootSnapshotSeq > 0 { fromSnapshot += 1 }
+      total += try await run.finish()
     }
-    print(
-      "replay properties: \(entries) entries, \(refused) refused, \(fromSnapshot) boots from a snapshot, "
-        + "\(restarts) restarts, \(replayed) states replayed, \(views) windows' scopes compared")
+    print("replay properties: \(total.summary)")
     // The cases do reach what the property is about.
     if PropertyRandom.replayed == nil {
-      #expect(refused > 50, "refused entries: \(refused) of \(entries)")
-      #expect(fromSnapshot > 10, "boots that started from a snapshot: \(fromSnapshot)")
-      #expect(restarts > 10)
-      #expect(replayed > 400)
-      #expect(views > 50)
+      #expect(total.refusedEntries > 50, "refused entries: \(total.refusedEntries) of \(total.entries)")
+      #expect(total.bootsFromSnapshot > 10, "boots that started from a snapshot: \(total.bootsFromSnapshot)")
+      #expect(total.restarts > 10)
+      #expect(total.replayedStates > 400)
+      #expect(total.viewsChecked > 50)
     }
   }
 

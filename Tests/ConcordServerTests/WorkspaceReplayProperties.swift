@@ -24,32 +24,19 @@ import Glibc
 @Suite struct WorkspaceReplayProperties {
   typealias Run = HostedRun<Workspace.State, Workspace.Action>
 
-  /// Two people: the test's own account and another one.
-  static let peers = [
-    PeerCredentials(pid: 1, uid: getuid(), gid: getgid()),
-    PeerCredentials(pid: 2, uid: 65534, gid: 65534),
-  ]
-
   @Test func replayingTheLogGivesTheBoardTheDaemonHadAtEverySeq() async throws {
-    var entries = 0
-    var refused = 0
-    var fromSnapshot = 0
-    var replayed = 0
-    var views = 0
+    var total = Run.Report()
     var reminders = 0
     for seed in PropertyRandom.seeds(from: 0x3B0A_D000, count: 12) {
       // Before the case: a crash (in the app's code, say) would leave no failure to print it.
       print("workspace replay case, seed \(seed)")
       var random = PropertyRandom(seed: seed)
       let run = try await Run(
-        app: Workspace.hosted(), snapshotInterval: Int64(random.int(1...10)), peers: Self.peers, label: "seed \(seed)")
+        app: Workspace.hosted(), snapshotInterval: Int64(random.int(1...10)), peers: PeerCredentials.twoPeople,
+        label: "seed \(seed)")
       defer { run.removeHome() }
       for _ in 0..<random.int(30...70) { try await Self.step(&random, run) }
-      let report = try await run.finish()
-      entries += report.entries
-      refused += report.refusedEntries
-      replayed += report.replayedStates
-      views += report.viewsChecked
+      total += try await run.finish()
       // Reminders falling due are the daemon's own actions, logged like anyone's.
       try run.log.forEachEntry { entry in
         if entry.record.client == DaemonHost<Workspace.State, Workspace.Action>.daemonClient,
@@ -58,17 +45,14 @@ import Glibc
           reminders += 1
         }
       }
-      if report.bootSnapshotSeq > 0 { fromSnapshot += 1 }
     }
-    print(
-      "workspace replay properties: \(entries) entries, \(refused) refused, \(fromSnapshot) boots from a snapshot, "
-        + "\(replayed) states replayed, \(views) windows' scopes compared, \(reminders) reminder actions")
+    print("workspace replay properties: \(total.summary), \(reminders) reminder actions")
     // The cases do reach what the property is about.
     if PropertyRandom.replayed == nil {
-      #expect(refused > 50)
-      #expect(fromSnapshot > 6)
-      #expect(replayed > 300)
-      #expect(views > 30)
+      #expect(total.refusedEntries > 50)
+      #expect(total.bootsFromSnapshot > 6)
+      #expect(total.replayedStates > 300)
+      #expect(total.viewsChecked > 30)
       #expect(reminders > 5)
     }
   }
@@ -78,7 +62,7 @@ import Glibc
   /// reminder without stopping the daemon — now, and at the next boot, which sets every timer
   /// again; a card moved to position Int.min is refused.
   @Test func numbersNoPersonWouldTypeStopNeitherTheDaemonNorItsNextBoot() async throws {
-    let run = try await Run(app: Workspace.hosted(), snapshotInterval: 1_000, peers: Self.peers, label: "extreme numbers")
+    let run = try await Run(app: Workspace.hosted(), snapshotInterval: 1_000, peers: PeerCredentials.twoPeople, label: "extreme numbers")
     defer { run.removeHome() }
     await run.attach(0, "board", since: false)
     await run.send(0, scope: "board", action: ["addCard": ["title": "Someday"]])
