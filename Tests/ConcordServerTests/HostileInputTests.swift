@@ -102,18 +102,10 @@ import Testing
   @Test func aWindowThatStopsReadingDoesNotSlowTheOthers() throws {
     let daemon = try DaemonProcess().start()
     defer { daemon.removeHome() }
-    let stuck = try RawPeer(path: daemon.socketPath)
-    try stuck.hello()
-    _ = try stuck.attach("notes")
     // A big state that changes often: the stuck window never reads it.
-    let writer = try RawPeer(path: daemon.socketPath)
-    try writer.hello()
-    _ = try writer.attach("notes")
+    let (stuck, writer) = try notesWindows(daemon)
     let text = String(repeating: "x", count: 4000)
-    for cseq in 1...150 {
-      try writer.send(.send(scope: "notes", action: .object(["add": .object(["text": .string("\(cseq) \(text)")])]), client: "writer", cseq: Int64(cseq)))
-      try writer.receive { if case .ack(_, Int64(cseq), _) = $0 { true } else { false } }
-    }
+    for cseq in Int64(1)...150 { try addNote(cseq, text, by: writer) }
     // The writer kept getting its answers; the stuck window's pending updates collapsed into one.
     var updates = 0
     while let message = try? stuck.receive(timeout: 2) {
@@ -127,12 +119,7 @@ import Testing
     defer { daemon.removeHome() }
     // It keeps sending (so it is never quiet enough to be pinged) and never reads, while its
     // scope changes all the time: the daemon must still find it stuck and let it go.
-    let stuck = try RawPeer(path: daemon.socketPath)
-    try stuck.hello()
-    _ = try stuck.attach("notes")
-    let writer = try RawPeer(path: daemon.socketPath)
-    try writer.hello()
-    _ = try writer.attach("notes")
+    let (stuck, writer) = try notesWindows(daemon)
     let text = String(repeating: "x", count: 4000)
     let started = Date()
     var cseq: Int64 = 0
@@ -141,8 +128,7 @@ import Testing
     // for a debug build under load.
     while !dropped, Date().timeIntervalSince(started) < 20 {
       cseq += 1
-      try writer.send(.send(scope: "notes", action: .object(["add": .object(["text": .string("\(cseq) \(text)")])]), client: "writer", cseq: cseq))
-      try writer.receive { if case .ack(_, cseq, _) = $0 { true } else { false } }
+      try addNote(cseq, text, by: writer)
       // It talks at every change, so it is never quiet long enough to be pinged: only the stuck
       // rule can drop it. A write that fails means the daemon has let it go.
       dropped = (try? stuck.send(.ping)) == nil
@@ -156,12 +142,7 @@ import Testing
     // At every change it reads less than the change brings: the daemon keeps finding its socket
     // full, but each time the window takes bytes the clock of the stuck rule starts again, so it
     // stays attached well past the 1 s timeout.
-    let slow = try RawPeer(path: daemon.socketPath)
-    try slow.hello()
-    _ = try slow.attach("notes")
-    let writer = try RawPeer(path: daemon.socketPath)
-    try writer.hello()
-    _ = try writer.attach("notes")
+    let (slow, writer) = try notesWindows(daemon)
     // Notes big enough that the scope's state soon outgrows what one write hands the socket
     // (1 MiB).
     let text = String(repeating: "x", count: 20_000)
@@ -170,8 +151,7 @@ import Testing
     var taken = 0
     while Date().timeIntervalSince(started) < 3 {
       cseq += 1
-      try writer.send(.send(scope: "notes", action: .object(["add": .object(["text": .string("\(cseq) \(text)")])]), client: "writer", cseq: cseq))
-      try writer.receive { if case .ack(_, cseq, _) = $0 { true } else { false } }
+      try addNote(cseq, text, by: writer)
       // It talks at every change, so it is never pinged: only the stuck rule could drop it.
       guard (try? slow.send(.ping)) != nil, let bytes = slow.drain(upTo: 16_384) else {
         Issue.record("a window reading \(taken) bytes in \(Date().timeIntervalSince(started)) s was dropped as stuck")
@@ -180,5 +160,22 @@ import Testing
       taken += bytes
     }
     #expect(taken > 0)
+  }
+
+  /// Two windows attached to `notes`: the one the test is about, and one that writes.
+  private func notesWindows(_ daemon: DaemonProcess) throws -> (watched: RawPeer, writer: RawPeer) {
+    let watched = try RawPeer(path: daemon.socketPath)
+    try watched.hello()
+    _ = try watched.attach("notes")
+    let writer = try RawPeer(path: daemon.socketPath)
+    try writer.hello()
+    _ = try writer.attach("notes")
+    return (watched, writer)
+  }
+
+  /// Adds note `cseq` (`text` after its number) and waits for the daemon's answer.
+  private func addNote(_ cseq: Int64, _ text: String, by writer: RawPeer) throws {
+    try writer.send(.send(scope: "notes", action: .object(["add": .object(["text": .string("\(cseq) \(text)")])]), client: "writer", cseq: cseq))
+    try writer.receive { if case .ack(_, cseq, _) = $0 { true } else { false } }
   }
 }
