@@ -5,7 +5,7 @@ import Foundation
 /// measured in one run so the ratios compare like with like.
 ///
 ///     scripts/bench.sh daemon [--quick]
-///     concord-daemon-bench --against SOCKET    # only the closed loops, against a running daemon
+///     concord-daemon-bench --against SOCKET [--clients N]   # only the closed loops, against a running daemon
 @main
 struct DaemonBenchmarks {
   static func main() throws {
@@ -15,7 +15,12 @@ struct DaemonBenchmarks {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     print("concordd benchmarks (\(quick ? "quick" : "full") run; \(seconds) s per load; synchronous=FULL everywhere)\n")
-    let clientCounts = [1, 16]
+    var clientCounts = [1, 16]
+    if let index = CommandLine.arguments.firstIndex(of: "--clients"), index + 1 < CommandLine.arguments.count,
+      let count = Int(CommandLine.arguments[index + 1])
+    {
+      clientCounts = [count]
+    }
     if let index = CommandLine.arguments.firstIndex(of: "--against"), index + 1 < CommandLine.arguments.count {
       // Load a daemon that is already running (to profile it): closed loops only.
       let path = CommandLine.arguments[index + 1]
