@@ -67,9 +67,8 @@ extension Host {
   /// The instance of a scope nobody watches yet: woken from rest, or made now; nil when the
   /// parameter names nothing in the state.
   private func startedInstance(_ name: String, key: ScopeKey, scope: AppScope<State, Action>) -> ScopeInstance? {
-    guard let projected = scope.project(committedState, key.parameter), let (json, bytes) = try? projected.json() else {
-      return nil
-    }
+    guard let projected = scope.project(committedState, key.parameter) else { return nil }
+    let (json, bytes) = encodedState(projected, of: name)
     let published = PublishedState(scope: name, seq: committedSeq, state: json, bytes: bytes, previousSeq: nil)
     if var instance = resting.removeValue(forKey: name)?.instance {
       restingOrder.removeAll { $0 == name }
@@ -167,6 +166,18 @@ extension Host {
     submit(action, record: record, waiter: window)
   }
 
+  /// A scope's state as JSON; null, with an error in the daemon's log, when the app's state
+  /// cannot be encoded (a Double that is not finite, say). Attaching and publishing treat it
+  /// alike, so every window of the scope shows the same thing.
+  private func encodedState(_ projected: ProjectedState, of name: String) -> (json: JSONValue, bytes: Int) {
+    do {
+      return try projected.json()
+    } catch {
+      logger.error("the state of \(name) could not be encoded, so its windows show null: \(error)")
+      return (.null, 4)
+    }
+  }
+
   /// Sends every window whose scope's projected state changed its new state.
   func publishChanges() {
     // Written back after the loop, in place: writing into `instances` while iterating it would
@@ -177,14 +188,7 @@ extension Host {
       if let projected, projected.hasSameValue(as: instance.last) { continue }
       if projected == nil, instance.last == nil { continue }
       // An element that is gone shows as null: the window says so rather than keep a stale view.
-      let json: JSONValue
-      let bytes: Int
-      do {
-        (json, bytes) = try projected?.json() ?? (.null, 4)
-      } catch {
-        logger.error("the state of \(name) could not be encoded, so its windows show null: \(error)")
-        (json, bytes) = (.null, 4)
-      }
+      let (json, bytes) = projected.map { encodedState($0, of: name) } ?? (.null, 4)
       let published = PublishedState(
         scope: name, seq: committedSeq, state: json, bytes: bytes, previousSeq: instance.published.seq)
       changes.append((name, projected, published))

@@ -1,0 +1,102 @@
+import Concord
+import ConcordLog
+import ConcordWire
+import Foundation
+import Logging
+import Testing
+
+@testable import ConcordServer
+
+/// An app whose state JSON cannot carry (a reading that overflowed to infinity): every window of
+/// the scope shows null, whether it was attached when the state changed or attaches to the scope
+/// later, and the scope recovers once the state is finite again.
+@Suite struct UnencodableStateTests {
+  struct Gauge: Codable, Sendable, Equatable {
+    var reading: Double = 1
+  }
+
+  enum GaugeAction: Codable, Sendable, Equatable {
+    case set(Double)
+    case overflow
+  }
+
+  static let app = HostedApp(
+    name: "Gauge", version: 1, initialState: Gauge(),
+    reducer: Reducer<Gauge, GaugeAction, Void> { state, action, _ in
+      switch action {
+      case let .set(value): state.reading = value
+      case .overflow: state.reading = .infinity
+      }
+      return .none
+    },
+    environment: (),
+    scopes: [.scope("reading", state: \.reading, action: { (action: GaugeAction) in action })])
+
+  @Test func aStateThatCannotBeEncodedShowsAsNullToEveryWindowAlike() async throws {
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
+    let host = Host(
+      app: Self.app, log: log, booted: try Self.app.boot(from: log, logger: Logger(label: "t")),
+      snapshotInterval: 1_000_000, logger: Logger(label: "t"), onFatal: { _ in })
+    let early = WindowLink(id: "early", peer: PeerCredentials(pid: 1, uid: getuid(), gid: getgid()), close: {})
+    _ = await host.welcome(for: early)
+    await host.handle(.attach(scope: "reading", since: nil), from: early)
+    #expect(try await messages(until: "snapshot", in: early).last?.state == 1)
+
+    await host.handle(.send(scope: "reading", action: ["overflow": [:]], client: "early", cseq: 1), from: early)
+    let afterOverflow = try await messages(until: "ack", in: early)
+    #expect(afterOverflow.contains { $0.isUpdate(resettingTo: .null) }, "the attached window shows null")
+
+    // Nobody watches the scope for a while; a window attaching then is given the same null,
+    // not told that the scope names nothing.
+    await host.handle(.detach(scope: "reading"), from: early)
+    let late = WindowLink(id: "late", peer: PeerCredentials(pid: 2, uid: getuid(), gid: getgid()), close: {})
+    _ = await host.welcome(for: late)
+    await host.handle(.attach(scope: "reading", since: nil), from: late)
+    let lateAnswer = try await messages(until: "snapshot", in: late)
+    #expect(lateAnswer.last?.state == .null)
+    #expect(!lateAnswer.contains { if case .error = $0 { true } else { false } })
+
+    // Once the reading is finite again, the window has it.
+    await host.handle(.send(scope: "reading", action: ["set": ["_0": 2]], client: "late", cseq: 1), from: late)
+    #expect(try await messages(until: "ack", in: late).contains { $0.isUpdate(resettingTo: 2) })
+  }
+
+  /// Drains `window`'s outbox until a message of `type` arrives (failing after a while).
+  private func messages(until type: String, in window: WindowLink) async throws -> [ServerMessage] {
+    var seen: [ServerMessage] = []
+    for _ in 0..<2000 {
+      while let line = window.outbox.nextLine() {
+        let message = try WireCoding().decode(ServerMessage.self, from: Array(line.utf8.dropLast()))
+        seen.append(message)
+        if message.kind == type { return seen }
+      }
+      try await Task.sleep(for: .milliseconds(2))
+    }
+    Issue.record("no \(type) came; got \(seen)")
+    return seen
+  }
+}
+
+extension ServerMessage {
+  /// The message's name on the wire.
+  fileprivate var kind: String {
+    switch self {
+    case .snapshot: "snapshot"
+    case .update: "update"
+    case .ack: "ack"
+    default: "other"
+    }
+  }
+
+  /// The state of a snapshot.
+  fileprivate var state: JSONValue? {
+    if case let .snapshot(_, _, state, _) = self { state } else { nil }
+  }
+
+  /// True for an update that replaces the whole state with `value`.
+  fileprivate func isUpdate(resettingTo value: JSONValue) -> Bool {
+    if case let .update(_, _, .reset(state)) = self { state == value } else { false }
+  }
+}
