@@ -31,7 +31,7 @@ import Testing
     while fatal.withLock({ $0 }) == nil, cseq < 2000 {
       cseq += 1
       await host.handle(.send(scope: "notes", action: ["add": ["text": .string(text)]], client: "w", cseq: cseq), from: window)
-      answers += try await answer(to: cseq, in: window.outbox)
+      answers += try await window.outbox.messages(untilAnswerTo: cseq)
     }
     #expect(fatal.withLock { $0 }?.contains("could not be written") == true)
     let acked = answers.compactMap { if case let .ack(_, cseq, seq) = $0 { (cseq, seq) } else { nil } }
@@ -43,25 +43,7 @@ import Testing
     #expect(try log.verify().isSound)
     // A stopped host takes nothing more.
     await host.handle(.send(scope: "notes", action: ["add": ["text": "late"]], client: "w", cseq: cseq + 1), from: window)
-    let late = try await answer(to: cseq + 1, in: window.outbox)
+    let late = try await window.outbox.messages(untilAnswerTo: cseq + 1)
     #expect(late.contains { if case .error(.unavailable, _, _) = $0 { true } else { false } })
-  }
-
-  /// Drains the outbox until the answer to `cseq` (an ack, a refusal or an error) arrives.
-  private func answer(to cseq: Int64, in outbox: WindowOutbox) async throws -> [ServerMessage] {
-    var seen: [ServerMessage] = []
-    for _ in 0..<2000 {
-      while let line = outbox.nextLine() {
-        let message = try WireCoding().decode(ServerMessage.self, from: Array(line.utf8.dropLast()))
-        seen.append(message)
-        switch message {
-        case .ack(_, cseq, _), .refused(_, cseq, _, _), .error(_, _, cseq): return seen
-        default: continue
-        }
-      }
-      try await Task.sleep(for: .milliseconds(5))
-    }
-    Issue.record("no answer to \(cseq)")
-    return seen
   }
 }

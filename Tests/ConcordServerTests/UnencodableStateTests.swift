@@ -42,10 +42,10 @@ import Testing
     let early = WindowLink(id: "early", peer: PeerCredentials(pid: 1, uid: getuid(), gid: getgid()), close: {})
     _ = await host.welcome(for: early)
     await host.handle(.attach(scope: "reading", since: nil), from: early)
-    #expect(try await messages(until: "snapshot", in: early).last?.state == 1)
+    #expect(try await early.outbox.messages { $0.typeName == "snapshot" }.last?.state == 1)
 
     await host.handle(.send(scope: "reading", action: ["overflow": [:]], client: "early", cseq: 1), from: early)
-    let afterOverflow = try await messages(until: "ack", in: early)
+    let afterOverflow = try await early.outbox.messages { $0.typeName == "ack" }
     #expect(afterOverflow.contains { $0.isUpdate(resettingTo: .null) }, "the attached window shows null")
 
     // Nobody watches the scope for a while; a window attaching then is given the same null,
@@ -54,42 +54,17 @@ import Testing
     let late = WindowLink(id: "late", peer: PeerCredentials(pid: 2, uid: getuid(), gid: getgid()), close: {})
     _ = await host.welcome(for: late)
     await host.handle(.attach(scope: "reading", since: nil), from: late)
-    let lateAnswer = try await messages(until: "snapshot", in: late)
+    let lateAnswer = try await late.outbox.messages { ["snapshot", "error"].contains($0.typeName) }
     #expect(lateAnswer.last?.state == .null)
     #expect(!lateAnswer.contains { if case .error = $0 { true } else { false } })
 
     // Once the reading is finite again, the window has it.
     await host.handle(.send(scope: "reading", action: ["set": ["_0": 2]], client: "late", cseq: 1), from: late)
-    #expect(try await messages(until: "ack", in: late).contains { $0.isUpdate(resettingTo: 2) })
-  }
-
-  /// Drains `window`'s outbox until a message of `type` arrives (failing after a while).
-  private func messages(until type: String, in window: WindowLink) async throws -> [ServerMessage] {
-    var seen: [ServerMessage] = []
-    for _ in 0..<2000 {
-      while let line = window.outbox.nextLine() {
-        let message = try WireCoding().decode(ServerMessage.self, from: Array(line.utf8.dropLast()))
-        seen.append(message)
-        if message.kind == type { return seen }
-      }
-      try await Task.sleep(for: .milliseconds(2))
-    }
-    Issue.record("no \(type) came; got \(seen)")
-    return seen
+    #expect(try await late.outbox.messages { $0.typeName == "ack" }.contains { $0.isUpdate(resettingTo: 2) })
   }
 }
 
 extension ServerMessage {
-  /// The message's name on the wire.
-  fileprivate var kind: String {
-    switch self {
-    case .snapshot: "snapshot"
-    case .update: "update"
-    case .ack: "ack"
-    default: "other"
-    }
-  }
-
   /// The state of a snapshot.
   fileprivate var state: JSONValue? {
     if case let .snapshot(_, _, state, _) = self { state } else { nil }
