@@ -155,13 +155,13 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
 
   /// An action of the daemon's own: from an effect or the lifecycle.
   func submitFromDaemon(_ action: Action, user: String, scope: String, at: Date? = nil) {
-    // An effect that delivers after the host stopped is dropped without taking a cseq, so the
-    // daemon's own numbering stays the log's.
-    guard !stopped else { return }
-    effectCseq += 1
-    let at = at ?? actionTime()
-    guard let record = makeRecord(action, client: Self.daemonClient, cseq: effectCseq, user: user, scope: scope, at: at)
+    // A cseq is taken only by an action that goes to the log: one that is dropped (the host
+    // stopped, or the action cannot be encoded) would leave the daemon's numbering past the log's.
+    guard !stopped,
+      let record = makeRecord(
+        action, client: Self.daemonClient, cseq: effectCseq + 1, user: user, scope: scope, at: at ?? actionTime())
     else { return }
+    effectCseq += 1
     submit(action, record: record, waiter: nil)
   }
 

@@ -45,5 +45,9 @@ import Testing
     await host.handle(.send(scope: "notes", action: ["add": ["text": "late"]], client: "w", cseq: cseq + 1), from: window)
     let late = try await window.outbox.messages(untilAnswerTo: cseq + 1)
     #expect(late.contains { if case .error(.unavailable, _, _) = $0 { true } else { false } })
+    // Nor does an effect that delivers late: it takes no daemon cseq the log will never hold.
+    let daemonCseq = await host.cseqs.daemon
+    await host.submitFromDaemon(.counter(.increment), user: "concordd", scope: "")
+    #expect(await host.cseqs.daemon == daemonCseq)
   }
 }
