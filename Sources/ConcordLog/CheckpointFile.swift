@@ -41,7 +41,8 @@ enum CheckpointFile {
     return .checkpoint(logID: newest.logID, newest.checkpoint)
   }
 
-  /// Writes `checkpoint` over the older slot of the file at `path`, and syncs it. A file without
+  /// Writes `checkpoint` over the older slot of the file at `path` (a torn slot, or another
+  /// log's, counts as older than any), and syncs it. A file without
   /// the two slots (new, or of the older layout) is written anew, durably, with the checkpoint
   /// in both.
   static func write(_ checkpoint: Checkpoint, logID: [UInt8], to path: String) throws(LogError) {
@@ -58,9 +59,14 @@ enum CheckpointFile {
       // Not the two-slot layout (or not readable as it): replace it whole.
       return try DurableFile.write(slot + slot, to: path)
     }
+    // A slot that is torn, empty or another log's counts as the oldest: it is overwritten first,
+    // so the file never keeps a stranger's slot beside this log's.
     let offsets = [0, slotBytes]
-    let seqs = offsets.map { offset in
-      Checkpoint.parse(fileLine: Array(existing[offset..<offset + slotBytes]))?.checkpoint.seq ?? -1
+    let seqs = offsets.map { offset -> Int64 in
+      guard let parsed = Checkpoint.parse(fileLine: Array(existing[offset..<offset + slotBytes])),
+        parsed.logID == logID
+      else { return -1 }
+      return parsed.checkpoint.seq
     }
     let offset = seqs[0] <= seqs[1] ? offsets[0] : offsets[1]
     let written = slot.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }

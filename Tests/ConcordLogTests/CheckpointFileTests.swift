@@ -54,11 +54,14 @@ import Testing
     let fixture = LogFixture()
     let log = try fixture.open(options: .init(checkpointInterval: 10))
     try log.append((1...10).map { record($0) })
+    // Both slots hold entry 10; tearing the second makes it the one to overwrite (the first
+    // would be chosen if the slots were equal).
     let handle = try FileHandle(forWritingTo: log.checkpointFile)
+    try handle.seek(toOffset: UInt64(CheckpointFile.slotBytes))
     try handle.write(contentsOf: Data(repeating: 0, count: 40))
     try handle.close()
     try log.append((11...20).map { record($0) })
-    #expect(try [slot(0, of: log)?.seq, slot(1, of: log)?.seq] == [20, 10])
+    #expect(try [slot(0, of: log)?.seq, slot(1, of: log)?.seq] == [10, 20])
     #expect(try log.verify().isSound)
   }
 
@@ -95,5 +98,22 @@ import Testing
       Issue.record("a checkpoint file holding another log's checkpoint must fail verification")
       return
     }
+  }
+
+  @Test func theNextCheckpointOverwritesAnotherLogsSlotEvenWhenItsSeqIsHigher() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open(options: .init(checkpointInterval: 10))
+    try log.append((1...10).map { record($0) })
+    let other = LogFixture()
+    let stranger = try other.open(options: .init(checkpointInterval: 10))
+    try stranger.append((1...30).map { record($0) })
+    // The second slot now holds the stranger's entry 30: newer by seq than anything of ours.
+    var bytes = try [UInt8](Data(contentsOf: log.checkpointFile))
+    let theirs = try [UInt8](Data(contentsOf: stranger.checkpointFile))
+    bytes.replaceSubrange(CheckpointFile.slotBytes..., with: theirs[CheckpointFile.slotBytes...])
+    try Data(bytes).write(to: log.checkpointFile)
+    try log.append((11...20).map { record($0) })
+    #expect(try [slot(0, of: log)?.seq, slot(1, of: log)?.seq] == [10, 20])
+    #expect(try log.verify().isSound)
   }
 }
