@@ -185,31 +185,19 @@ public final class Outbox: Sendable {
     return sealer.seal(Array(object.jsonText.utf8), associatedData: Self.place(queued.cseq))
   }
 
+  /// Runs `work` in an IMMEDIATE transaction whose commit is synced to disk, or not. Each call
+  /// sets the level it needs before it begins, so an unsynced commit can never leave the next
+  /// one unsynced: an unsynced one is taken to disk by the next synced commit.
   private static func immediate<T>(
     _ database: DatabaseQueue, synced: Bool = true, _ work: (Database) throws -> T
   ) throws -> T {
     try database.writeWithoutTransaction { db in
+      try db.execute(sql: synced ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
       var result: T?
-      func transaction() throws {
-        try db.inTransaction(.immediate) {
-          result = try work(db)
-          return .commit
-        }
+      try db.inTransaction(.immediate) {
+        result = try work(db)
+        return .commit
       }
-      guard !synced else {
-        try transaction()
-        return result!
-      }
-      // Only this commit goes unsynced (the next synced one takes it to disk with its own):
-      // the connection is back at FULL before anything else uses it.
-      try db.execute(sql: "PRAGMA synchronous = NORMAL")
-      do {
-        try transaction()
-      } catch {
-        try db.execute(sql: "PRAGMA synchronous = FULL")
-        throw error
-      }
-      try db.execute(sql: "PRAGMA synchronous = FULL")
       return result!
     }
   }
