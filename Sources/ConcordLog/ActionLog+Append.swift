@@ -12,7 +12,8 @@ extension ActionLog {
   /// rolled back, the log is exactly as it was, and ``LogError/writeFailed(path:reason:)`` is
   /// thrown. The log stays appendable once the cause is gone. A checkpoint due after the batch
   /// is stored in the batch's own commit; one that cannot be signed, or whose file cannot be
-  /// written, does not fail the batch (see ``checkpointFileFailure``).
+  /// written, does not fail the batch (a file that cannot be written is reported by
+  /// ``checkpointFileFailure``; a checkpoint that cannot be signed is tried again at the next).
   ///
   /// ```swift
   /// let results = try log.append(batch)

@@ -103,8 +103,6 @@ enum EntryCodec {
     Array("concord.entry.v1".utf8) + logID + keyID
   }
 
-  /// The chain hash after an entry: BLAKE2b-256 over the previous hash, the entry's clear fields
-  /// and its payload.
   /// ``chainHash(previous:seq:atMilliseconds:client:cseq:payload:)`` written into `out`
   /// (``Crypto/hashBytes`` bytes): the append path writes it straight into its row.
   static func chainHash(
@@ -123,6 +121,8 @@ enum EntryCodec {
     }
   }
 
+  /// The chain hash after an entry: BLAKE2b-256 over the previous hash, the entry's clear fields
+  /// and its payload.
   static func chainHash(
     previous: [UInt8], seq: Int64, atMilliseconds: Int64, client: String, cseq: Int64,
     payload: [UInt8]

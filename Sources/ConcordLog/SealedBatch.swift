@@ -6,7 +6,8 @@ import GRDB
 /// before sealing starts.
 ///
 /// The rows' blobs are bound for the insert as slices of one `Data`, so a row costs no
-/// allocation of its own, and the buffer is allocated and freed by the thread that inserts.
+/// allocation of its own, and the buffer is allocated by the thread that inserts (which, as a
+/// rule, also frees it, once the sealing thread has let go of the batch).
 /// (When the sealing thread allocated each row's buffers and the inserting thread freed them,
 /// every free went to the other thread's malloc arena, and the inserts ran about a quarter
 /// slower while the two threads worked side by side.)

@@ -54,7 +54,8 @@ final class SealingPipeline: @unchecked Sendable {
   private let turn = Atomic<Int>(Turn.caller)
   private let stopped = DispatchSemaphore(value: 0)
 
-  /// Starts sealing `records` into `batch`, in order from `sealer`'s position.
+  /// Schedules the sealing thread to seal `records` into `batch`, in order from `sealer`'s
+  /// position; the caller seals the first rows itself until the thread takes over.
   init(records: [LogRecord], batch: SealedBatch, sealer: EntrySealer) {
     self.records = records
     self.batch = batch
