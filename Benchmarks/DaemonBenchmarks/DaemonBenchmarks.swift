@@ -4,8 +4,8 @@ import Foundation
 /// The daemon's durable path against Redis (`appendfsync always`) and the C reference daemon,
 /// measured in one run so the ratios compare like with like.
 ///
-///     scripts/bench.sh daemon [--quick]
-///     concord-daemon-bench --against SOCKET [--clients N]   # only the closed loops, against a running daemon
+///     scripts/bench.sh daemon [--quick] [--clients N]   # N clients only, instead of 1 and 16
+///     concord-daemon-bench --against SOCKET [--clients N]  # only the closed loops, against a running daemon
 @main
 struct DaemonBenchmarks {
   static func main() throws {
@@ -32,7 +32,7 @@ struct DaemonBenchmarks {
     }
 
     // concordd: closed-loop windows sending the counter's increment.
-    print("concordd: closed loop with 1 and 16 clients…")
+    print("concordd: closed loop with \(clientCounts.map(String.init).joined(separator: " and ")) client(s)…")
     let home = try DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let daemon = try DaemonUnderTest(home: home, outputIn: directory)
