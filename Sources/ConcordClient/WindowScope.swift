@@ -198,7 +198,7 @@ public struct CommandWords: Sendable {
   /// The largest integer, either way, that a command takes: actions travel as JSON, whose
   /// numbers are doubles, so a larger one would not reach the daemon as typed (it would arrive
   /// rounded, or, from 2^63 - 512 on, not decode as an integer at all).
-  public static let largestInteger = 1 << 53
+  public static let largestInteger = JSONValue.largestExactInteger
 
   /// The word at `index` as an integer, at most ``largestInteger`` either way.
   public func integer(_ index: Int, _ what: String = "a number") throws -> Int {

@@ -107,6 +107,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
   }
 
+  /// The largest integer, either way, up to which JSON numbers (IEEE doubles) carry every
+  /// integer exactly: a larger one may arrive rounded. Where people type numbers (commands,
+  /// card references), this is the bound.
+  public static let largestExactInteger = 1 << 53
+
   /// `number` as an `Int64` when that is exactly the same number.
   static func exactInteger(_ number: Double) -> Int64? {
     // 2^63 is the first Double past Int64.max, so the upper bound is exclusive.

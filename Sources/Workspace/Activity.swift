@@ -1,5 +1,4 @@
 import Concord
-import ConcordClient
 import Foundation
 
 /// The feed of what happened: one line per change, derived from each applied action and the

@@ -1,4 +1,4 @@
-import ConcordClient
+import ConcordWire
 import Foundation
 
 /// A card on the board: one piece of work.
@@ -77,7 +77,7 @@ extension Card {
   /// The same for a scope's parameter (`card:#42`) and a typed word.
   public static func number(_ text: String) -> Int? {
     guard let number = Int(text.hasPrefix("#") ? String(text.dropFirst()) : text), number > 0,
-      number <= CommandWords.largestInteger
+      number <= JSONValue.largestExactInteger
     else { return nil }
     return number
   }
