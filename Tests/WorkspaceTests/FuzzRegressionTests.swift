@@ -5,15 +5,9 @@ import Workspace
 
 /// Inputs the fuzzers (Fuzz/, scripts/fuzz.sh) found, kept as tests.
 @Suite struct FuzzRegressionTests {
-  let app = Workspace.client
-
-  func parse(_ scope: String, _ bytes: [UInt8]) throws -> JSONValue {
-    try #require(app.scope(named: scope)).parse(String(decoding: bytes, as: UTF8.self))
-  }
-
   func mistake(_ scope: String, _ text: String) -> String? {
     do {
-      _ = try parse(scope, Array(text.utf8))
+      _ = try action(scope, text)
       return nil
     } catch {
       return "\(error)"
@@ -27,7 +21,7 @@ import Workspace
   /// 2^53 arrived rounded. The window now says the number is too large.
   @Test func numbersTheWireCannotCarryAreMistakesWhereTheyAreTyped() throws {
     // The fuzzer's input as it found it.
-    #expect(throws: CommandError.self) { try parse("column", Array("limit 9223372036854775807".utf8)) }
+    #expect(throws: CommandError.self) { try action("column", "limit 9223372036854775807") }
     #expect(mistake("column", "limit 9223372036854775807")?.contains("too large") == true)
     // The same for every number a command reads, card numbers included, either way.
     #expect(mistake("column", "limit 9007199254740993") != nil)
@@ -38,11 +32,9 @@ import Workspace
     #expect(mistake("chat", "delete 9223372036854775807") != nil)
 
     // The largest that fits reaches the daemon as typed.
-    let action = try parse("column", Array("limit 9007199254740992".utf8))
-    #expect(try action.decode(ColumnAction.self) == .limit(9_007_199_254_740_992))
-    let card = try parse("board", Array("move #9007199254740992 done -9007199254740992".utf8))
+    #expect(try decoded("column", "limit 9007199254740992", as: ColumnAction.self) == .limit(9_007_199_254_740_992))
     #expect(
-      try card.decode(BoardAction.self)
+      try decoded("board", "move #9007199254740992 done -9007199254740992", as: BoardAction.self)
         == .moveCard(id: 9_007_199_254_740_992, column: "done", position: -9_007_199_254_740_992))
   }
 }

@@ -1,10 +1,22 @@
 import Clocks
 import Concord
+import ConcordClient
+import ConcordWire
 import ConcordTesting
 import Foundation
 import Testing
 
 @testable import Workspace
+
+/// What typing `text` in a Workspace window on `scope` sends the daemon.
+func action(_ scope: String, _ text: String) throws -> JSONValue {
+  try #require(Workspace.client.scope(named: scope)).parse(text)
+}
+
+/// What typing `text` in a window on `scope` sends, as the app's action type.
+func decoded<Action: Decodable>(_ scope: String, _ text: String, as: Action.Type) throws -> Action {
+  try action(scope, text).decode(Action.self)
+}
 
 /// A fixed moment the stories happen at.
 let monday = Date(timeIntervalSinceReferenceDate: 800_000_000)

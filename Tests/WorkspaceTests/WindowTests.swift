@@ -9,14 +9,6 @@ import Testing
 @Suite struct WindowTests {
   let app = Workspace.client
 
-  func action(_ scope: String, _ text: String) throws -> JSONValue {
-    try #require(app.scope(named: scope)).parse(text)
-  }
-
-  func decoded<Action: Decodable>(_ scope: String, _ text: String, as: Action.Type) throws -> Action {
-    try action(scope, text).decode(Action.self)
-  }
-
   @Test func theBoardUnderstandsTheWordsOfTheReadme() throws {
     #expect(try decoded("board", #"add "Fix login" to doing"#, as: BoardAction.self) == .addCard(title: "Fix login", column: "doing"))
     #expect(try decoded("board", "add Fix the user's login", as: BoardAction.self) == .addCard(title: "Fix the user's login", column: nil))
