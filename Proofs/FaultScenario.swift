@@ -117,4 +117,13 @@ final class FaultBench {
     child.process.waitUntilExit()
     return (child.process.terminationStatus, child.output)
   }
+
+  /// `concord log verify`: its exit status, and the line it gives entry `seq` ("seq 30: bad
+  /// seal": a bare number would also match a count or a path), or its whole output when no
+  /// line names the entry.
+  func verify(naming seq: Int64) throws -> (status: Int32, line: String) {
+    let verify = try concord(["log", "verify"])
+    let line = verify.output.split(separator: "\n").first { $0.contains("seq \(seq):") }.map(String.init)
+    return (verify.status, line ?? verify.output)
+  }
 }

@@ -115,13 +115,11 @@ enum FaultScenarios {
     let seq: Int64 = 30
     try LogSurgery.corruptEntry(seq, of: bench.log)
     let refusal = try bench.startExpectingRefusal(["--snapshot-interval", "1000"])
-    let verify = try bench.concord(["log", "verify"])
-    // Named as verify names it ("seq 30: bad seal"): a bare number would also match a count or a path.
-    let verifyLine = verify.output.split(separator: "\n").first { $0.contains("seq \(seq):") }.map(String.init) ?? verify.output
+    let verify = try bench.verify(naming: seq)
     return .init(
       observed: (refusal.map { "refused: \"\($0.message.suffix(110))\"" } ?? "STARTED")
-        + "; concord verify (status \(verify.status)): \"\(verifyLine.suffix(100))\"",
-      held: refusal?.message.contains("entry \(seq)") == true && verify.status != 0 && verifyLine.contains("seq \(seq):"))
+        + "; concord verify (status \(verify.status)): \"\(verify.line.suffix(100))\"",
+      held: refusal?.message.contains("entry \(seq)") == true && verify.status != 0 && verify.line.contains("seq \(seq):"))
   }
 
   static let corruptOldEntry = FaultScenario(
@@ -132,13 +130,11 @@ enum FaultScenarios {
     let seq: Int64 = 20
     try LogSurgery.corruptEntry(seq, of: bench.log)
     let counter = try? bench.counterAfterRestart(["--snapshot-interval", "50"])
-    let verify = try bench.concord(["log", "verify"])
-    // Named as verify names it ("seq 30: bad seal"): a bare number would also match a count or a path.
-    let verifyLine = verify.output.split(separator: "\n").first { $0.contains("seq \(seq):") }.map(String.init) ?? verify.output
+    let verify = try bench.verify(naming: seq)
     return .init(
       observed: (counter.map { "started, counter \($0) of \(acknowledged.count)" } ?? "refused to start")
-        + "; concord verify (status \(verify.status)): \"\(verifyLine.suffix(100))\"",
-      held: counter == Int64(acknowledged.count) && verify.status != 0 && verifyLine.contains("seq \(seq):"))
+        + "; concord verify (status \(verify.status)): \"\(verify.line.suffix(100))\"",
+      held: counter == Int64(acknowledged.count) && verify.status != 0 && verify.line.contains("seq \(seq):"))
   }
 
   static let wrongKey = FaultScenario(
