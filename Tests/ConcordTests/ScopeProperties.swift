@@ -270,8 +270,8 @@ import Testing
     }
   }
 
-  /// A refused action through any scope leaves the parent exactly as it was, even when the
-  /// refusal comes from an action the reduction fed back.
+  /// A refused action through any scope leaves the parent exactly as it was; a refusal that
+  /// comes from an action the reduction fed back undoes that action alone.
   @Test func aRefusalThroughAScopeLeavesTheParentAsItWas() async {
     var refusals = 0
     var feedbackRefusals = 0
