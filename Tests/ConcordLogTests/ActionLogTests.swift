@@ -85,6 +85,24 @@ import Testing
     #expect(results.filter { !$0.isDuplicate }.map(\.entry) == stored)
   }
 
+  @Test func aRetryDeepInALargeBatchIsCaughtAfterTheSealingThreadTookOver() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    try log.append((1...10).map { record($0) })
+    // 300 new actions with a retry of cseq 5 at position 250: by then the sealing thread has
+    // sealed rows past it, which assumed the retry took a seq; those rows are sealed again.
+    var batch = (11...260).map { record($0) }
+    batch.append(record(5))
+    batch += (261...310).map { record($0) }
+    let results = try log.append(batch)
+    #expect(results.filter(\.isDuplicate).map(\.entry.seq) == [5])
+    #expect(results.filter { !$0.isDuplicate }.map(\.entry.seq) == Array(11...310))
+    #expect(try log.verify().isSound)
+    var stored: [LogEntry] = []
+    try log.forEachEntry(from: 11) { stored.append($0) }
+    #expect(results.filter { !$0.isDuplicate }.map(\.entry) == stored)
+  }
+
   @Test func appendsFromSeveralThreadsTakeSeqsOneBatchAfterAnother() async throws {
     let fixture = LogFixture()
     let log = try fixture.open()
