@@ -83,17 +83,23 @@ import Testing
     #expect(try [slot(0, of: log)?.seq, slot(1, of: log)?.seq] == [20, 20])
   }
 
-  @Test func slotsOfTwoDifferentLogsMakeTheFileNobodysCheckpoint() throws {
-    let fixture = LogFixture()
-    let log = try fixture.open(options: .init(checkpointInterval: 10))
-    try log.append((1...10).map { record($0) })
+  /// Puts into the second slot of `log`'s file a checkpoint of another log, one that holds
+  /// `count` entries.
+  func putAStrangersSlot(afterEntries count: Int, into log: ActionLog) throws {
     let other = LogFixture()
     let stranger = try other.open(options: .init(checkpointInterval: 10))
-    try stranger.append((1...10).map { record($0) })
+    try stranger.append((1...count).map { record($0) })
     var bytes = try [UInt8](Data(contentsOf: log.checkpointFile))
     let theirs = try [UInt8](Data(contentsOf: stranger.checkpointFile))
     bytes.replaceSubrange(CheckpointFile.slotBytes..., with: theirs[CheckpointFile.slotBytes...])
     try Data(bytes).write(to: log.checkpointFile)
+  }
+
+  @Test func slotsOfTwoDifferentLogsMakeTheFileNobodysCheckpoint() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open(options: .init(checkpointInterval: 10))
+    try log.append((1...10).map { record($0) })
+    try putAStrangersSlot(afterEntries: 10, into: log)
     guard case .badCheckpoint = try log.verify().failure?.problem else {
       Issue.record("a checkpoint file holding another log's checkpoint must fail verification")
       return
@@ -104,14 +110,8 @@ import Testing
     let fixture = LogFixture()
     let log = try fixture.open(options: .init(checkpointInterval: 10))
     try log.append((1...10).map { record($0) })
-    let other = LogFixture()
-    let stranger = try other.open(options: .init(checkpointInterval: 10))
-    try stranger.append((1...30).map { record($0) })
-    // The second slot now holds the stranger's entry 30: newer by seq than anything of ours.
-    var bytes = try [UInt8](Data(contentsOf: log.checkpointFile))
-    let theirs = try [UInt8](Data(contentsOf: stranger.checkpointFile))
-    bytes.replaceSubrange(CheckpointFile.slotBytes..., with: theirs[CheckpointFile.slotBytes...])
-    try Data(bytes).write(to: log.checkpointFile)
+    // The second slot now holds a checkpoint of another log's, newer by seq than any of ours.
+    try putAStrangersSlot(afterEntries: 30, into: log)
     try log.append((11...20).map { record($0) })
     #expect(try [slot(0, of: log)?.seq, slot(1, of: log)?.seq] == [10, 20])
     #expect(try log.verify().isSound)
