@@ -14,7 +14,8 @@ struct Harness {
   /// Operations per batch.
   var operations = 200_000
   /// When set, benchmarks whose name lacks this text run a single tiny batch instead. A
-  /// trailing `$` asks for the whole name: `--only 'Store.send, .run feedback$'`.
+  /// trailing `$` asks for the whole name, and `|` separates alternatives:
+  /// `--only 'Store.send, .run feedback$|plain actor + one Task per call'`.
   var only: String?
 
   /// Times `body(operations)` `samples` times after one warm-up batch. Each batch runs in a
@@ -22,9 +23,11 @@ struct Harness {
   func measure(_ name: String, _ body: @escaping @Sendable (Int) async -> Void) async -> Measurement {
     let clock = ContinuousClock()
     let selected = only.map { only in
-      only.hasSuffix("$")
-        ? name.lowercased() == only.dropLast().lowercased()
-        : name.localizedCaseInsensitiveContains(only)
+      only.split(separator: "|").contains { pattern in
+        pattern.hasSuffix("$")
+          ? name.lowercased() == pattern.dropLast().lowercased()
+          : name.localizedCaseInsensitiveContains(pattern)
+      }
     } ?? true
     let operations = selected ? self.operations : 10
     let samples = selected ? self.samples : 1

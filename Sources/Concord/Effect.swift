@@ -23,8 +23,11 @@ public struct Effect<Action: Sendable>: Sendable {
     case none
     case send(Action)
     case refuse(Refusal)
+    /// The priority is kept as `TaskPriority.rawValue`: `TaskPriority` is a resilient type, and an
+    /// `Operation` holding one would be address-only, copied and matched through runtime
+    /// metadata every time an effect passes through the store.
     case run(
-      TaskPriority?,
+      UInt8?,
       @Sendable (Send<Action>) async throws -> Void,
       ErrorHandler?
     )
@@ -114,7 +117,7 @@ extension Effect {
     operation: @escaping @Sendable (Send<Action>) async throws -> Void,
     catch handler: ErrorHandler? = nil
   ) -> Effect {
-    Effect(.run(priority, operation, handler))
+    Effect(.run(priority?.rawValue, operation, handler))
   }
 
   /// Runs an async operation that sends nothing back.

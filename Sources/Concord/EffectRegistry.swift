@@ -1,17 +1,19 @@
 /// Everything an ``EffectRuntime`` knows about running effects, guarded by the runtime's lock.
 ///
-/// A task is registered in two steps, because it starts immediately and may finish before its
-/// creator gets the lock back: a token is *reserved* first, then the task is *registered* under
-/// it. A task that finishes in between is remembered, so that it is never registered at all.
+/// A task is created outside the lock and registered afterwards, because creating a task
+/// enqueues it (which may wake a thread) and an immediate task even runs before its creator gets
+/// the lock back. A task that finishes before it is registered is remembered, so that it is
+/// never registered at all. Tokens come from the runtime's atomic counter, in the order tasks
+/// were started; a token may be *reserved* under the lock first, so that the task counts as
+/// alive, and holds its place in a queue, while it is being created.
 @usableFromInline
 struct Registry {
-  var nextToken: UInt64 = 0
   var tasks: [UInt64: Task<Void, Never>] = [:]
   var byID: [EffectID: [UInt64: Task<Void, Never>]] = [:]
   var queues: [EffectID: QueueLane] = [:]
   var starting: Set<UInt64> = []
-  var finishedWhileStarting: Set<UInt64> = []
-  /// Tasks with a lower token were started before the last ``cancelAll()``.
+  var finishedUnregistered: Set<UInt64> = []
+  /// Tasks with a lower token were started before the last ``cancelAll(tokensTaken:)``.
   var cancelledBefore: UInt64 = 0
 
   /// What became of a task handed to ``register(_:token:ids:)``.
@@ -20,59 +22,47 @@ struct Registry {
     case registered
     /// It finished before it could be registered, and was not.
     case finished
-    /// Registered, but ``cancelAll()`` ran while it was starting: cancel it now.
+    /// Registered, but ``cancelAll(tokensTaken:)`` ran while it was starting: cancel it now.
     case cancelled
   }
 
   @usableFromInline
   init() {}
 
-  /// Tasks alive, counting those still being started.
-  var liveCount: Int { tasks.count + starting.count - finishedWhileStarting.count }
-
-  /// A token for a task that is registered in the same critical section as it is created.
-  @usableFromInline
-  mutating func takeToken() -> UInt64 {
-    defer { nextToken &+= 1 }
-    return nextToken
+  /// Tasks alive, counting those reserved and still being started.
+  var liveCount: Int {
+    tasks.count + starting.count - starting.intersection(finishedUnregistered).count
   }
 
-  /// A token for a task that is created outside the lock and registered afterwards.
-  @usableFromInline
-  mutating func reserveToken() -> UInt64 {
-    let token = takeToken()
+  /// Marks `token` as a task being started: it counts as alive before it is registered.
+  mutating func reserve(_ token: UInt64) {
     starting.insert(token)
-    return token
   }
 
-  @usableFromInline
-  mutating func insert(_ task: Task<Void, Never>, token: UInt64, ids: [EffectID]) {
-    tasks[token] = task
-    for id in ids { byID[id, default: [:]][token] = task }
-  }
-
-  /// Registers a task under its reserved token, unless it already finished.
+  /// Registers a task under its token, unless it already finished.
   @usableFromInline
   mutating func register(_ task: Task<Void, Never>, token: UInt64, ids: [EffectID]) -> Registration {
-    starting.remove(token)
-    if finishedWhileStarting.remove(token) != nil { return .finished }
-    insert(task, token: token, ids: ids)
+    if !starting.isEmpty { starting.remove(token) }
+    if !finishedUnregistered.isEmpty, finishedUnregistered.remove(token) != nil { return .finished }
+    tasks[token] = task
+    for id in ids { byID[id, default: [:]][token] = task }
     return token < cancelledBefore ? .cancelled : .registered
   }
 
   /// Every registered task, to be cancelled; tasks still starting are cancelled as they register.
   /// The bookkeeping stays: each task unregisters itself, and frees its queue slot, as it ends.
-  mutating func cancelAll() -> [Task<Void, Never>] {
-    cancelledBefore = nextToken
+  mutating func cancelAll(tokensTaken: UInt64) -> [Task<Void, Never>] {
+    cancelledBefore = tokensTaken
     return Array(tasks.values)
   }
 
+  @usableFromInline
   mutating func finish(_ token: UInt64, ids: [EffectID]) {
-    if !starting.isEmpty, starting.contains(token) {
-      finishedWhileStarting.insert(token)
+    guard tasks.removeValue(forKey: token) != nil else {
+      // Its creator has not registered it yet.
+      finishedUnregistered.insert(token)
       return
     }
-    tasks[token] = nil
     for id in ids {
       byID[id]?[token] = nil
       if byID[id]?.isEmpty == true { byID[id] = nil }

@@ -20,7 +20,9 @@ extension EffectRuntime {
           mustWait = true
         }
       }
-      let token = registry.reserveToken()
+      // Reserved, so that it counts as alive and holds its place before its task exists.
+      let token = takeToken()
+      registry.reserve(token)
       if mustWait { lane.waiting.append(token) } else { lane.running.append(token) }
       registry.queues[queueID] = lane
       return (token, mustWait, evicted)

@@ -38,6 +38,11 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
   let diagnose: @Sendable (String) -> Void
   @usableFromInline
   let registry = Mutex(Registry())
+  /// The next task's token. Atomic, so that a task can be given its token and created without
+  /// holding the lock: creating a task may wake a thread, and the effect it wakes will want the
+  /// lock to unregister.
+  @usableFromInline
+  let tokens = Atomic<UInt64>(0)
 
   /// - Parameters:
   ///   - clock: the clock that queue delays wait on.
@@ -70,7 +75,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Cancels every effect this runtime started.
   public func cancelAll() {
-    let tasks = registry.withLock { $0.cancelAll() }
+    let tasks = registry.withLock { $0.cancelAll(tokensTaken: tokens.load(ordering: .sequentiallyConsistent)) }
     // Outside the lock: cancellation handlers may need it. Each task then unregisters itself.
     tasks.forEach { $0.cancel() }
   }
@@ -95,7 +100,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
         start(effect, ids: ids, feedback: &feedback, handle: &handle, deliver: deliver)
       }
     case let .concatenate(effects):
-      let token = registry.withLock { $0.reserveToken() }
+      let token = takeToken()
       // Registered under the ids inside too, so that cancelling one of them stops the chain
       // before that part has even started.
       handle.append(
@@ -153,23 +158,30 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
 
   @usableFromInline
   func makeTask(
-    priority: TaskPriority?, _ operation: @escaping @Sendable () async -> Void
+    priority: UInt8?, _ operation: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
+    let priority = priority.map(TaskPriority.init(rawValue:))
     if startsImmediately, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
       return Task.immediate(priority: priority, operation: operation)
     }
     return Task(priority: priority, operation: operation)
   }
 
-  /// Starts `body` as a registered task under a token already reserved. The task is created
-  /// outside the lock (an immediate task may run, and finish, before `launch` returns) and
-  /// registered afterwards. `enroll` runs under the lock once the task exists, unless it has
-  /// already finished; it returns true when the task must be cancelled at once.
+  /// A token for a new task, in the order tasks are started.
+  @usableFromInline
+  func takeToken() -> UInt64 {
+    tokens.wrappingAdd(1, ordering: .relaxed).oldValue
+  }
+
+  /// Starts `body` as a registered task under `token`. The task is created outside the lock (an
+  /// immediate task may even run, and finish, before `launch` returns) and registered afterwards.
+  /// `enroll` runs under the lock once the task exists, unless it has already finished; it
+  /// returns true when the task must be cancelled at once.
   @usableFromInline
   func launch(
     token: UInt64,
     ids: [EffectID],
-    priority: TaskPriority? = nil,
+    priority: UInt8? = nil,
     body: @escaping @Sendable () async -> Void,
     enroll: (inout Registry, Task<Void, Never>) -> Bool = { _, _ in false }
   ) -> Task<Void, Never> {
@@ -187,6 +199,13 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     }
     if cancelNow { task.cancel() }
     return task
+  }
+
+  /// Registers a task made outside the lock; see ``launch(token:ids:priority:body:enroll:)``.
+  @usableFromInline
+  func register(_ task: Task<Void, Never>, token: UInt64, ids: [EffectID]) {
+    let cancelNow = registry.withLock { $0.register(task, token: token, ids: ids) == .cancelled }
+    if cancelNow { task.cancel() }
   }
 
   @usableFromInline
@@ -227,28 +246,30 @@ func startEffect<Action: Sendable>(
 @inlinable
 func spawnOperation<Action: Sendable>(
   _ work: @escaping @Sendable (Send<Action>) async throws -> Void,
-  priority: TaskPriority?,
+  priority: UInt8?,
   catch handler: Effect<Action>.ErrorHandler?,
   ids: [EffectID],
   on runtime: EffectRuntime<Action>,
   deliver: @escaping EffectRuntime<Action>.Delivery
 ) -> Task<Void, Never> {
-  guard runtime.startsImmediately else {
-    // Created under the lock, so it cannot finish (and unregister) before it is registered.
-    return runtime.registry.withLock { registry in
-      let token = registry.takeToken()
-      let task = Task(priority: priority) {
-        await execute(work, catch: handler, on: runtime, deliver: deliver)
-        runtime.finished(token, ids: ids)
-      }
-      registry.insert(task, token: token, ids: ids)
-      return task
+  // `launch`, without its second closure and the thunk that passing a closure to `Task` through a
+  // parameter adds: the commonest effect costs one allocation fewer.
+  let token = runtime.takeToken()
+  let priority = priority.map(TaskPriority.init(rawValue:))
+  let task: Task<Void, Never>
+  if runtime.startsImmediately, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+    task = Task.immediate(priority: priority) {
+      await execute(work, catch: handler, on: runtime, deliver: deliver)
+      runtime.finished(token, ids: ids)
+    }
+  } else {
+    task = Task(priority: priority) {
+      await execute(work, catch: handler, on: runtime, deliver: deliver)
+      runtime.finished(token, ids: ids)
     }
   }
-  let token = runtime.registry.withLock { $0.reserveToken() }
-  return runtime.launch(token: token, ids: ids, priority: priority) {
-    await execute(work, catch: handler, on: runtime, deliver: deliver)
-  }
+  runtime.register(task, token: token, ids: ids)
+  return task
 }
 
 /// Runs an operation on the current task, sending its actions to `deliver`.
