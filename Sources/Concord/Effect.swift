@@ -113,11 +113,23 @@ extension Effect {
   /// there is none, to the store's diagnostics.
   @inlinable
   public static func run(
-    priority: TaskPriority? = nil,
+    priority: TaskPriority?,
     operation: @escaping @Sendable (Send<Action>) async throws -> Void,
     catch handler: ErrorHandler? = nil
   ) -> Effect {
     Effect(.run(priority?.rawValue, operation, handler))
+  }
+
+  /// Runs an async operation that may send any number of actions, at the priority of the task
+  /// that sent the action; see ``run(priority:operation:catch:)``.
+  // A separate overload rather than a `nil` default: a default `TaskPriority?` is built through
+  // runtime metadata (the type is resilient) in every reducer that returns an effect.
+  @inlinable
+  public static func run(
+    operation: @escaping @Sendable (Send<Action>) async throws -> Void,
+    catch handler: ErrorHandler? = nil
+  ) -> Effect {
+    Effect(.run(nil, operation, handler))
   }
 
   /// Runs an async operation that sends nothing back.
@@ -125,7 +137,7 @@ extension Effect {
     priority: TaskPriority? = nil,
     _ work: @escaping @Sendable () async throws -> Void
   ) -> Effect {
-    .run(priority: priority) { _ in try await work() }
+    Effect(.run(priority?.rawValue, { _ in try await work() }, nil))
   }
 
   /// Runs several effects at once. A refusal among them refuses the whole reduction.

@@ -44,6 +44,7 @@ public struct EffectHandle: Sendable {
   }
 
   /// Cancels every task of this handle.
+  @inlinable
   public func cancel() {
     forEach { $0.cancel() }
   }
@@ -57,6 +58,7 @@ public struct EffectHandle: Sendable {
 
   /// Waits until every task has finished. If the waiting task is cancelled, the effects are
   /// cancelled too.
+  @inlinable
   public func finish() async {
     if isEmpty { return }
     await withTaskCancellationHandler {
@@ -70,7 +72,8 @@ public struct EffectHandle: Sendable {
     }
   }
 
-  private func forEach(_ body: (Task<Void, Never>) -> Void) {
+  @usableFromInline
+  func forEach(_ body: (Task<Void, Never>) -> Void) {
     switch tasks {
     case .none: break
     case let .one(task): body(task)

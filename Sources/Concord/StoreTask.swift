@@ -27,6 +27,7 @@ public struct StoreTask: Sendable {
 
   /// Waits until every effect the action started has finished. Cancelling the waiting task
   /// cancels those effects.
+  @inlinable
   public func finish() async {
     await effects.finish()
   }
