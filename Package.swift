@@ -45,6 +45,7 @@ let package = Package(
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "OrderedCollections", package: "swift-collections"),
+        .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),

@@ -9,6 +9,9 @@
 @usableFromInline
 struct Registry {
   var tasks: [UInt64: Task<Void, Never>] = [:]
+  /// The tasks of plain effects, kept apart; see ``PlainTasks``.
+  @usableFromInline
+  var plain = PlainTasks()
   var byID: [EffectID: [UInt64: Task<Void, Never>]] = [:]
   var queues: [EffectID: QueueLane] = [:]
   var starting: Set<UInt64> = []
@@ -31,7 +34,8 @@ struct Registry {
 
   /// Tasks alive, counting those reserved and still being started.
   var liveCount: Int {
-    tasks.count + starting.count - starting.intersection(finishedUnregistered).count
+    tasks.count + plain.liveCount + starting.count
+      - starting.intersection(finishedUnregistered).count
   }
 
   /// Marks `token` as a task being started: it counts as alive before it is registered.
@@ -53,7 +57,7 @@ struct Registry {
   /// The bookkeeping stays: each task unregisters itself, and frees its queue slot, as it ends.
   mutating func cancelAll(tokensTaken: UInt64) -> [Task<Void, Never>] {
     cancelledBefore = tokensTaken
-    return Array(tasks.values)
+    return Array(tasks.values) + plain.liveTasks
   }
 
   @usableFromInline

@@ -252,10 +252,34 @@ func spawnOperation<Action: Sendable>(
   on runtime: EffectRuntime<Action>,
   deliver: @escaping EffectRuntime<Action>.Delivery
 ) -> Task<Void, Never> {
+  let priority = priority.map(TaskPriority.init(rawValue:))
+  if ids.isEmpty {
+    // A plain effect, the commonest: it takes no lock when it ends (see `PlainTasks`). Its task
+    // is made under the lock, after ended effects are dropped, so that freeing them does not
+    // delay this thread's return to the pool while the new task waits in it.
+    let effect = PlainEffect(work, catch: handler, on: runtime, deliver: deliver)
+    let immediately = runtime.startsImmediately
+    return runtime.registry.withLock { registry in
+      registry.plain.dropEnded()
+      let task: Task<Void, Never>
+      if immediately, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+        task = Task.immediate(priority: priority) {
+          await execute(effect.work, catch: effect.handler, on: effect.runtime, deliver: effect.deliver)
+          effect.end()
+        }
+      } else {
+        task = Task(priority: priority) {
+          await execute(effect.work, catch: effect.handler, on: effect.runtime, deliver: effect.deliver)
+          effect.end()
+        }
+      }
+      registry.plain.append(task, ticket: effect)
+      return task
+    }
+  }
   // `launch`, without its second closure and the thunk that passing a closure to `Task` through a
   // parameter adds: the commonest effect costs one allocation fewer.
   let token = runtime.takeToken()
-  let priority = priority.map(TaskPriority.init(rawValue:))
   let task: Task<Void, Never>
   if runtime.startsImmediately, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
     task = Task.immediate(priority: priority) {

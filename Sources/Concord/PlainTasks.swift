@@ -1,0 +1,68 @@
+import DequeModule
+
+/// The tasks of running plain effects, oldest first, guarded by the runtime's lock.
+///
+/// The registry needs these tasks only to cancel them all and to count them, so they are kept in
+/// the order they started rather than by a key in a hash table: a store that sends faster than
+/// its effects finish has tens of thousands in flight, and a table that large costs a cache miss
+/// and a hash for every insertion and every removal. An effect does not remove itself as it ends
+/// (see ``EffectTicket``); ended effects are dropped from the front as new ones are added, which
+/// keeps up as long as effects end in about the order they started, and the whole list is swept
+/// whenever it has grown to twice what was alive at the last sweep, which bounds it when they do
+/// not (one effect that runs for a long time at the front).
+@usableFromInline
+struct PlainTasks {
+  @usableFromInline
+  struct Entry {
+    @usableFromInline
+    let task: Task<Void, Never>
+    @usableFromInline
+    let ticket: EffectTicket
+
+    @inlinable
+    init(task: Task<Void, Never>, ticket: EffectTicket) {
+      self.task = task
+      self.ticket = ticket
+    }
+  }
+
+  @usableFromInline
+  var entries: Deque<Entry> = []
+  /// The length at which the whole list is swept next.
+  @usableFromInline
+  var sweepAt = 64
+
+  @usableFromInline
+  init() {}
+
+  /// Drops the ended effects at the front, and sweeps the whole list when it has grown.
+  @inlinable
+  mutating func dropEnded() {
+    while let first = entries.first, first.ticket.hasEnded {
+      entries.removeFirst()
+    }
+    if entries.count >= sweepAt { sweep() }
+  }
+
+  /// Adds a started effect's task.
+  @inlinable
+  mutating func append(_ task: Task<Void, Never>, ticket: EffectTicket) {
+    entries.append(Entry(task: task, ticket: ticket))
+  }
+
+  @usableFromInline
+  mutating func sweep() {
+    entries.removeAll { $0.ticket.hasEnded }
+    sweepAt = max(64, entries.count * 2)
+  }
+
+  /// How many of these effects have not ended.
+  var liveCount: Int {
+    entries.count { !$0.ticket.hasEnded }
+  }
+
+  /// The tasks of the effects that have not ended.
+  var liveTasks: [Task<Void, Never>] {
+    entries.filter { !$0.ticket.hasEnded }.map(\.task)
+  }
+}

@@ -1,0 +1,74 @@
+import Testing
+
+@testable import Concord
+
+/// Plain effects (a `.run` with no id) are kept apart from the others and forgotten lazily as
+/// they end; these tests hold the registry to what a user sees: exact counts, and every running
+/// effect cancelled by `cancelEffects`, whatever order effects end in.
+@Suite struct PlainEffectTests {
+  enum Action: Sendable { case listen, ping, pong }
+
+  static func reducer(_ journal: Journal<String>) -> Reducer<Int, Action, Void> {
+    Reducer { pongs, action, _ in
+      switch action {
+      case .listen:
+        return .run { _ in
+          do {
+            try await Task.sleep(for: .seconds(3600))
+          } catch {
+            journal.append("listener cancelled")
+          }
+        }
+      case .ping:
+        return .run { send in await send(.pong) }
+      case .pong:
+        pongs += 1
+        return .none
+      }
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aLongEffectStartedFirstIsStillCountedAndCancelledAfterThousandsEndedBehindIt() async {
+    let journal = Journal<String>()
+    let store = Store(initialState: 0, reducer: Self.reducer(journal))
+    let listener = await store.send(.listen)
+    for _ in 0..<2_000 { await store.send(.ping).finish() }
+    #expect(await store.state == 2_000)
+    #expect(store.runningEffectCount == 1)
+
+    store.cancelEffects()
+    await listener.finish()
+    #expect(journal.all == ["listener cancelled"])
+    #expect(store.runningEffectCount == 0)
+  }
+
+  @Test func effectsSentFasterThanTheyEndAreAllCountedAndAllEnd() async {
+    let store = Store(initialState: 0, reducer: Self.reducer(Journal()))
+    var tasks: [StoreTask] = []
+    for _ in 0..<5_000 { tasks.append(await store.send(.ping)) }
+    for task in tasks { await task.finish() }
+    #expect(await store.state == 5_000)
+    #expect(store.runningEffectCount == 0)
+  }
+
+  /// The list of plain tasks drops ended ones as it goes, and stays bounded even when one effect
+  /// that never ends sits at its front.
+  @Test func theListOfPlainTasksStaysBoundedBehindAnEffectThatNeverEnds() async {
+    let never = Task<Void, Never> { try? await Task.sleep(for: .seconds(3600)) }
+    var plain = PlainTasks()
+    plain.dropEnded()
+    plain.append(never, ticket: EffectTicket())
+    var longest = 0
+    for _ in 0..<10_000 {
+      plain.dropEnded()
+      let ticket = EffectTicket()
+      plain.append(Task {}, ticket: ticket)
+      ticket.end()
+      longest = max(longest, plain.entries.count)
+    }
+    #expect(longest <= 128)
+    #expect(plain.liveTasks.count == 1)
+    never.cancel()
+  }
+}
