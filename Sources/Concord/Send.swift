@@ -15,15 +15,20 @@ public struct Send<Action: Sendable>: Sendable {
   let deliver: @Sendable (Action) async -> Void
 
   /// Makes a `Send` that hands each action to `deliver`.
+  ///
+  /// `deliver` runs on the effect's own task. The runtime's deliveries (a store's, a host's)
+  /// check `Task.isCancelled` there, where the action reaches the store, and drop the actions of
+  /// a cancelled effect; one made by hand should do the same.
   @inlinable
   public init(_ deliver: @escaping @Sendable (Action) async -> Void) {
     self.deliver = deliver
   }
 
   /// Sends an action back into the store, unless the effect has been cancelled.
+  // The check is the delivery's, made once on the store: checking here as well cost a second
+  // look at the task's status for every action.
   @inlinable
   public func callAsFunction(_ action: Action) async {
-    guard !Task.isCancelled else { return }
     await deliver(action)
   }
 
