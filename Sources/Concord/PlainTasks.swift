@@ -7,9 +7,9 @@ import DequeModule
 /// its effects finish has tens of thousands in flight, and a table that large costs a cache miss
 /// and a hash for every insertion and every removal. An effect does not remove itself as it ends
 /// (see ``EffectTicket``); ended effects are dropped from the front as new ones are added, which
-/// keeps up as long as effects end in about the order they started, and the whole list is swept
-/// whenever it has grown to twice what was alive at the last sweep, which bounds it when they do
-/// not (one effect that runs for a long time at the front).
+/// keeps up as long as effects end in about the order they started. When they do not (one effect
+/// that runs for a long time at the front), the whole list is swept once it has doubled since the
+/// last look, which bounds it.
 @usableFromInline
 struct PlainTasks {
   @usableFromInline
@@ -41,7 +41,7 @@ struct PlainTasks {
     while let first = entries.first, first.ticket.hasEnded {
       entries.removeFirst()
     }
-    if entries.count >= sweepAt { sweep() }
+    if entries.count >= sweepAt { sweepIfStuck() }
   }
 
   /// Adds a started effect's task.
@@ -50,9 +50,14 @@ struct PlainTasks {
     entries.append(Entry(task: task, ticket: ticket))
   }
 
+  /// Sweeps the list when the effect at its front seems stuck: when the effect in the middle has
+  /// ended. Otherwise effects are merely in flight, faster than they end, and a sweep would touch
+  /// every one of them to drop none.
   @usableFromInline
-  mutating func sweep() {
-    entries.removeAll { $0.ticket.hasEnded }
+  mutating func sweepIfStuck() {
+    if entries[entries.count / 2].ticket.hasEnded {
+      entries.removeAll { $0.ticket.hasEnded }
+    }
     sweepAt = max(64, entries.count * 2)
   }
 
