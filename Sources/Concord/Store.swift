@@ -23,8 +23,9 @@ public actor Store<State: Sendable, Action: Sendable> {
   /// The current state.
   public var state: State { currentState }
 
-  @usableFromInline
-  var currentState: State
+  // The stored properties whose size does not depend on `State` come first: their offsets are
+  // then known where the store's code is compiled for the app's types, and reading one is a load,
+  // not a call to a generic accessor.
   @usableFromInline
   let reduce: @Sendable (inout State, Action) -> Effect<Action>
   /// The whole of `send` on the store. A closure made in the inlinable initializer, so that it is
@@ -43,6 +44,8 @@ public actor Store<State: Sendable, Action: Sendable> {
   var nextObserverID: UInt64 = 0
   @usableFromInline
   let debug: StoreDebug?
+  @usableFromInline
+  var currentState: State
 
   /// Makes a store.
   ///
