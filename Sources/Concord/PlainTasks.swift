@@ -9,7 +9,7 @@ import DequeModule
 /// (see ``EffectTicket``); ended effects are dropped from the front as new ones are added, which
 /// keeps up as long as effects end in about the order they started. When they do not (one effect
 /// that runs for a long time at the front), the whole list is swept once it has doubled since the
-/// last look, which bounds it.
+/// last look (see ``sweepIfStuck()``), which bounds it.
 @usableFromInline
 struct PlainTasks {
   @usableFromInline
@@ -31,6 +31,8 @@ struct PlainTasks {
   /// The length at which the whole list is swept next.
   @usableFromInline
   var sweepAt = 64
+  @usableFromInline
+  var skippedLastSweep = false
 
   @usableFromInline
   init() {}
@@ -52,11 +54,15 @@ struct PlainTasks {
 
   /// Sweeps the list when the effect at its front seems stuck: when the effect in the middle has
   /// ended. Otherwise effects are merely in flight, faster than they end, and a sweep would touch
-  /// every one of them to drop none.
+  /// every one of them to drop none; but it never skips twice in a row, so the list stays within
+  /// about four times what is alive, whatever order effects end in.
   @usableFromInline
   mutating func sweepIfStuck() {
-    if entries[entries.count / 2].ticket.hasEnded {
+    if skippedLastSweep || entries[entries.count / 2].ticket.hasEnded {
       entries.removeAll { $0.ticket.hasEnded }
+      skippedLastSweep = false
+    } else {
+      skippedLastSweep = true
     }
     sweepAt = max(64, entries.count * 2)
   }
