@@ -43,6 +43,9 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
   /// lock to unregister.
   @usableFromInline
   let tokens = Atomic<UInt64>(0)
+  /// How many times ``cancelAll()`` has run; changed only under the lock.
+  @usableFromInline
+  let cancelGeneration = Atomic<UInt64>(0)
 
   /// - Parameters:
   ///   - clock: the clock that queue delays wait on.
@@ -75,7 +78,10 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Cancels every effect this runtime started.
   public func cancelAll() {
-    let tasks = registry.withLock { $0.cancelAll(tokensTaken: tokens.load(ordering: .sequentiallyConsistent)) }
+    let tasks = registry.withLock { registry in
+      cancelGeneration.add(1, ordering: .releasing)
+      return registry.cancelAll(tokensTaken: tokens.load(ordering: .sequentiallyConsistent))
+    }
     // Outside the lock: cancellation handlers may need it. Each task then unregisters itself.
     tasks.forEach { $0.cancel() }
   }
@@ -254,24 +260,31 @@ func spawnOperation<Action: Sendable>(
 ) -> Task<Void, Never> {
   let priority = priority.map(TaskPriority.init(rawValue:))
   if ids.isEmpty {
-    // A plain effect, the commonest: it takes no lock when it ends (see `PlainTasks`). Its task
-    // is made under the lock, after ended effects are dropped, so that freeing them does not
-    // delay this thread's return to the pool while the new task waits in it.
+    // A plain effect, the commonest: it takes no lock when it ends (see `PlainTasks`).
     let effect = PlainEffect(work, catch: handler, on: runtime, deliver: deliver)
-    let immediately = runtime.startsImmediately
+    if runtime.startsImmediately, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      // Made outside the lock: the effect runs here until it first suspends, and may ask the
+      // runtime for its count. A `cancelAll` meanwhile is caught by its generation.
+      let generation = runtime.cancelGeneration.load(ordering: .acquiring)
+      let task = Task.immediate(priority: priority) {
+        await execute(effect.work, catch: effect.handler, on: effect.runtime, deliver: effect.deliver)
+        effect.end()
+      }
+      let cancelNow = runtime.registry.withLock { registry in
+        registry.plain.dropEnded()
+        registry.plain.append(task, ticket: effect)
+        return generation != runtime.cancelGeneration.load(ordering: .relaxed)
+      }
+      if cancelNow { task.cancel() }
+      return task
+    }
+    // Made under the lock, after ended effects are dropped, so that freeing them does not delay
+    // this thread's return to the pool while the new task waits in it.
     return runtime.registry.withLock { registry in
       registry.plain.dropEnded()
-      let task: Task<Void, Never>
-      if immediately, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-        task = Task.immediate(priority: priority) {
-          await execute(effect.work, catch: effect.handler, on: effect.runtime, deliver: effect.deliver)
-          effect.end()
-        }
-      } else {
-        task = Task(priority: priority) {
-          await execute(effect.work, catch: effect.handler, on: effect.runtime, deliver: effect.deliver)
-          effect.end()
-        }
+      let task = Task(priority: priority) {
+        await execute(effect.work, catch: effect.handler, on: effect.runtime, deliver: effect.deliver)
+        effect.end()
       }
       registry.plain.append(task, ticket: effect)
       return task

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import Concord
@@ -49,6 +50,26 @@ import Testing
     for _ in 0..<5_000 { tasks.append(await store.send(.ping)) }
     for task in tasks { await task.finish() }
     #expect(await store.state == 5_000)
+    #expect(store.runningEffectCount == 0)
+  }
+
+  /// An immediate effect runs on the sender's thread until it first suspends; asking its store
+  /// how many effects run, there, must answer rather than wait on the registry it is being added to.
+  @Test(.timeLimit(.minutes(1)))
+  func anImmediateEffectCanAskForTheEffectCountBeforeItSuspends() async {
+    let held = Mutex<Store<Int, Bool>?>(nil)
+    let counts = Journal<Int>()
+    let store = Store(
+      initialState: 0,
+      reducer: Reducer<Int, Bool, Void> { _, _, _ in
+        .run { _ in
+          if let store = held.withLock({ $0 }) { counts.append(store.runningEffectCount) }
+        }
+      },
+      effectStart: .immediate)
+    held.withLock { $0 = store }
+    await store.send(true).finish()
+    #expect(counts.all.count == 1)
     #expect(store.runningEffectCount == 0)
   }
 
