@@ -267,8 +267,7 @@ func spawnOperation<Action: Sendable>(
       // runtime for its count. A `cancelAll` meanwhile is caught by its generation.
       let generation = runtime.cancelGeneration.load(ordering: .acquiring)
       let task = Task.immediate(priority: priority) {
-        await execute(effect.work, catch: effect.handler, on: effect.runtime, deliver: effect.deliver)
-        effect.end()
+        await effect.run()
       }
       let cancelNow = runtime.registry.withLock { registry in
         registry.plain.dropEnded()
@@ -283,8 +282,7 @@ func spawnOperation<Action: Sendable>(
     return runtime.registry.withLock { registry in
       registry.plain.dropEnded()
       let task = Task(priority: priority) {
-        await execute(effect.work, catch: effect.handler, on: effect.runtime, deliver: effect.deliver)
-        effect.end()
+        await effect.run()
       }
       registry.plain.append(task, ticket: effect)
       return task

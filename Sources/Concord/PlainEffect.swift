@@ -33,10 +33,11 @@ class EffectTicket: @unchecked Sendable {
 /// by the effect's, which keeps the allocator from passing memory between threads.
 @usableFromInline
 final class PlainEffect<Action: Sendable>: EffectTicket, @unchecked Sendable {
+  // Only the effect's own task reads or clears these: see `run()`.
   @usableFromInline
-  let work: @Sendable (Send<Action>) async throws -> Void
+  nonisolated(unsafe) var work: (@Sendable (Send<Action>) async throws -> Void)?
   @usableFromInline
-  let handler: Effect<Action>.ErrorHandler?
+  nonisolated(unsafe) var handler: Effect<Action>.ErrorHandler?
   @usableFromInline
   let runtime: EffectRuntime<Action>
   @usableFromInline
@@ -53,5 +54,18 @@ final class PlainEffect<Action: Sendable>: EffectTicket, @unchecked Sendable {
     self.handler = handler
     self.runtime = runtime
     self.deliver = deliver
+  }
+
+  /// The body of the effect's task. The operation and its handler are let go before the effect is
+  /// marked ended, on the effect's task: what they capture is then never freed later, by the
+  /// registry, under its lock (a deinit there that reached for the store would wait on it).
+  @inlinable
+  func run() async {
+    if let work {
+      await execute(work, catch: handler, on: runtime, deliver: deliver)
+    }
+    work = nil
+    handler = nil
+    end()
   }
 }

@@ -57,20 +57,50 @@ import Testing
   /// how many effects run, there, must answer rather than wait on the registry it is being added to.
   @Test(.timeLimit(.minutes(1)))
   func anImmediateEffectCanAskForTheEffectCountBeforeItSuspends() async {
-    let held = Mutex<Store<Int, Bool>?>(nil)
+    let held = StoreHolder()
     let counts = Journal<Int>()
     let store = Store(
       initialState: 0,
       reducer: Reducer<Int, Bool, Void> { _, _, _ in
         .run { _ in
-          if let store = held.withLock({ $0 }) { counts.append(store.runningEffectCount) }
+          if let store = held.store { counts.append(store.runningEffectCount) }
         }
       },
       effectStart: .immediate)
-    held.withLock { $0 = store }
+    held.store = store
     await store.send(true).finish()
     #expect(counts.all.count == 1)
     #expect(store.runningEffectCount == 0)
+  }
+
+  /// What an effect's operation captures is let go on the effect's task. If the registry let it
+  /// go as it forgot the ended effect, under its lock, a deinit that asked the store anything
+  /// would wait on that lock.
+  @Test(.timeLimit(.minutes(1)))
+  func whatAnEffectCapturesIsFreedOutsideTheRegistry() async {
+    final class AsksTheStoreWhenFreed: Sendable {
+      let held: StoreHolder
+      let counts: Journal<Int>
+      init(_ held: StoreHolder, _ counts: Journal<Int>) {
+        self.held = held
+        self.counts = counts
+      }
+      deinit {
+        if let store = held.store { counts.append(store.runningEffectCount) }
+      }
+    }
+    let held = StoreHolder()
+    let counts = Journal<Int>()
+    let store = Store(
+      initialState: 0,
+      reducer: Reducer<Int, Bool, Void> { _, _, _ in
+        let asker = AsksTheStoreWhenFreed(held, counts)
+        return .run { _ in _ = asker }
+      })
+    held.store = store
+    for _ in 0..<3 { await store.send(true).finish() }
+    held.store = nil
+    #expect(counts.all.count == 3)
   }
 
   /// The list of plain tasks drops ended ones as it goes, and stays bounded even when one effect
@@ -91,5 +121,15 @@ import Testing
     #expect(longest <= 128)
     #expect(plain.liveTasks.count == 1)
     never.cancel()
+  }
+}
+
+/// A store that effects made before it can reach, as a user's effect might through a dependency.
+final class StoreHolder: Sendable {
+  private let held = Mutex<Store<Int, Bool>?>(nil)
+
+  var store: Store<Int, Bool>? {
+    get { held.withLock { $0 } }
+    set { held.withLock { $0 = newValue } }
   }
 }
