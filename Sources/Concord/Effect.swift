@@ -18,12 +18,8 @@ public struct Effect<Action: Sendable>: Sendable {
   /// A failure handler for ``run(priority:operation:catch:)``.
   public typealias ErrorHandler = @Sendable (any Error, Send<Action>) async -> Void
 
-  /// Every case with a payload is boxed (`indirect`), so an `Operation` is one pointer whatever
-  /// the action type: `.none` (no box) passes through every level of composition as a null word,
-  /// and copying or destroying any operation is a retain or a release, with no runtime metadata
-  /// (a generic class holding the enum needed its metadata looked up to free it).
   @usableFromInline
-  indirect enum Operation: Sendable {
+  enum Operation: Sendable {
     case none
     case send(Action)
     case refuse(Refusal)
@@ -37,30 +33,54 @@ public struct Effect<Action: Sendable>: Sendable {
     )
     case merge([Effect])
     case concatenate([Effect])
-    case cancellable(EffectID, cancelInFlight: Bool, Effect)
+    indirect case cancellable(EffectID, cancelInFlight: Bool, Effect)
     case cancel([EffectID])
-    case queued(EffectQueue, Effect)
+    indirect case queued(EffectQueue, Effect)
   }
 
+  /// The operation, boxed: `nil` is ``none``. A reduction that returns no work then passes one
+  /// empty pointer through every level of composition, instead of a large generic enum.
   @usableFromInline
-  let operation: Operation
+  let box: Box?
+
+  @usableFromInline
+  final class Box: Sendable {
+    @usableFromInline
+    let operation: Operation
+
+    @inlinable
+    init(_ operation: Operation) {
+      self.operation = operation
+    }
+  }
+
+  @inlinable
+  init(box: Box?) {
+    self.box = box
+  }
 
   @inlinable
   init(_ operation: Operation) {
-    self.operation = operation
+    if case .none = operation {
+      self.box = nil
+    } else {
+      self.box = Box(operation)
+    }
   }
+
+  // Inlinable, so that it is compiled for the app's action type: an opaque generic getter would
+  // look up the metadata of `Operation` on every call.
+  @inlinable
+  var operation: Operation { box?.operation ?? .none }
 
   /// True when there is nothing to run. The store's fast path checks this first.
   @inlinable
-  public var isNone: Bool {
-    if case .none = operation { return true }
-    return false
-  }
+  public var isNone: Bool { box == nil }
 
   /// The reason the reduction was refused, when it was.
   @inlinable
   public var refusal: Refusal? {
-    guard case let .refuse(refusal) = operation else { return nil }
+    guard let box, case let .refuse(refusal) = box.operation else { return nil }
     return refusal
   }
 }
@@ -70,7 +90,7 @@ public struct Effect<Action: Sendable>: Sendable {
 extension Effect {
   /// An effect that does nothing.
   @inlinable
-  public static var none: Effect { Effect(.none) }
+  public static var none: Effect { Effect(box: nil) }
 
   /// Sends an action back into the store right after the current reduction, before any other
   /// action is reduced. It does not start a task. (Inside `.concatenate` or a queue, which run as
