@@ -18,8 +18,12 @@ public struct Effect<Action: Sendable>: Sendable {
   /// A failure handler for ``run(priority:operation:catch:)``.
   public typealias ErrorHandler = @Sendable (any Error, Send<Action>) async -> Void
 
+  /// Every case with a payload is boxed (`indirect`), so an `Operation` is one pointer whatever
+  /// the action type: `.none` (no box) passes through every level of composition as a null word,
+  /// and copying or destroying any operation is a retain or a release, with no runtime metadata
+  /// (a generic class holding the enum needed its metadata looked up to free it).
   @usableFromInline
-  enum Operation: Sendable {
+  indirect enum Operation: Sendable {
     case none
     case send(Action)
     case refuse(Refusal)
@@ -33,54 +37,30 @@ public struct Effect<Action: Sendable>: Sendable {
     )
     case merge([Effect])
     case concatenate([Effect])
-    indirect case cancellable(EffectID, cancelInFlight: Bool, Effect)
+    case cancellable(EffectID, cancelInFlight: Bool, Effect)
     case cancel([EffectID])
-    indirect case queued(EffectQueue, Effect)
+    case queued(EffectQueue, Effect)
   }
-
-  /// The operation, boxed: `nil` is ``none``. A reduction that returns no work then passes one
-  /// empty pointer through every level of composition, instead of a large generic enum.
-  @usableFromInline
-  let box: Box?
 
   @usableFromInline
-  final class Box: Sendable {
-    @usableFromInline
-    let operation: Operation
-
-    @inlinable
-    init(_ operation: Operation) {
-      self.operation = operation
-    }
-  }
-
-  @inlinable
-  init(box: Box?) {
-    self.box = box
-  }
+  let operation: Operation
 
   @inlinable
   init(_ operation: Operation) {
-    if case .none = operation {
-      self.box = nil
-    } else {
-      self.box = Box(operation)
-    }
+    self.operation = operation
   }
-
-  // Inlinable, so that it is compiled for the app's action type: an opaque generic getter would
-  // look up the metadata of `Operation` on every call.
-  @inlinable
-  var operation: Operation { box?.operation ?? .none }
 
   /// True when there is nothing to run. The store's fast path checks this first.
   @inlinable
-  public var isNone: Bool { box == nil }
+  public var isNone: Bool {
+    if case .none = operation { return true }
+    return false
+  }
 
   /// The reason the reduction was refused, when it was.
   @inlinable
   public var refusal: Refusal? {
-    guard let box, case let .refuse(refusal) = box.operation else { return nil }
+    guard case let .refuse(refusal) = operation else { return nil }
     return refusal
   }
 }
@@ -90,7 +70,7 @@ public struct Effect<Action: Sendable>: Sendable {
 extension Effect {
   /// An effect that does nothing.
   @inlinable
-  public static var none: Effect { Effect(box: nil) }
+  public static var none: Effect { Effect(.none) }
 
   /// Sends an action back into the store right after the current reduction, before any other
   /// action is reduced. It does not start a task. (Inside `.concatenate` or a queue, which run as
