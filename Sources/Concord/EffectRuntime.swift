@@ -288,8 +288,8 @@ func spawnOperation<Action: Sendable>(
       return task
     }
   }
-  // `launch`, without its second closure and the thunk that passing a closure to `Task` through a
-  // parameter adds: the commonest effect costs one allocation fewer.
+  // An effect with an id: `launch`, without its second closure and the thunk that passing a
+  // closure to `Task` through a parameter adds, which saves an allocation.
   let token = runtime.takeToken()
   let task: Task<Void, Never>
   if runtime.startsImmediately, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
