@@ -36,15 +36,17 @@ public actor Store<State: Sendable, Action: Sendable> {
   @usableFromInline
   let effects: EffectRuntime<Action>
   // Made on first use, from the actor, so that it can hold the store weakly.
-  @usableFromInline
+  @usableFromInline @exclusivity(unchecked)
   var delivery: EffectRuntime<Action>.Delivery?
-  @usableFromInline
+  @usableFromInline @exclusivity(unchecked)
   var observers: [UInt64: (State) -> Void] = [:]
   @usableFromInline
   var nextObserverID: UInt64 = 0
   @usableFromInline
   let debug: StoreDebug?
-  @usableFromInline
+  // Only the store's own code touches these, on the store, and no reducer or observer can reach
+  // the store synchronously: the runtime's check for overlapping accesses could never fire.
+  @usableFromInline @exclusivity(unchecked)
   var currentState: State
 
   /// Makes a store.
