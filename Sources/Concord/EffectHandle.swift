@@ -56,19 +56,14 @@ public struct EffectHandle: Sendable {
     return cancelled
   }
 
-  /// Waits until every task has finished. If the waiting task is cancelled, the effects are
-  /// cancelled too.
+  /// Waits until every task has finished. Like `Task.value`, it does not cancel the tasks when
+  /// the waiting task is cancelled; see ``StoreTask/finish()``.
   @inlinable
   public func finish() async {
-    if isEmpty { return }
-    await withTaskCancellationHandler {
-      switch tasks {
-      case .none: break
-      case let .one(task): await task.value
-      case let .many(all): for task in all { await task.value }
-      }
-    } onCancel: {
-      cancel()
+    switch tasks {
+    case .none: return
+    case let .one(task): await task.value
+    case let .many(all): for task in all { await task.value }
     }
   }
 

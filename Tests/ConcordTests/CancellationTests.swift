@@ -87,6 +87,47 @@ import Testing
     #expect(store.runningEffectCount == 0)
   }
 
+  /// Waiting for an action's effects does not own them, as with `Task.value`: cancelling the
+  /// waiter leaves the effects running (and the waiter waiting) until someone cancels them; the
+  /// documented handler cancels them with the waiter.
+  @Test(.timeLimit(.minutes(1)))
+  func cancellingAWaiterLeavesTheEffectsRunningUnlessItCancelsThem() async {
+    let ended = Journal<String>()
+    let store = Store(
+      initialState: 0,
+      reducer: Reducer<Int, Int, Void> { _, action, _ in
+        .run { _ in
+          do {
+            try await Task.sleep(for: .seconds(3600))
+          } catch {
+            ended.append("effect \(action) cancelled")
+          }
+        }
+      })
+
+    let plain = await store.send(1)
+    let waiter = Task { await plain.finish() }
+    waiter.cancel()
+    try? await Task.sleep(for: .milliseconds(50))
+    #expect(!plain.isCancelled)
+    #expect(ended.all.isEmpty)
+    #expect(store.runningEffectCount == 1)
+
+    let owned = await store.send(2)
+    let owningWaiter = Task {
+      await withTaskCancellationHandler { await owned.finish() } onCancel: { owned.cancel() }
+    }
+    owningWaiter.cancel()
+    await owningWaiter.value
+    #expect(owned.isCancelled)
+    #expect(ended.all == ["effect 2 cancelled"])
+
+    plain.cancel()
+    await waiter.value
+    #expect(Set(ended.all) == ["effect 1 cancelled", "effect 2 cancelled"])
+    #expect(store.runningEffectCount == 0)
+  }
+
   @Test func cancellingOneIDLeavesOthersRunning() async {
     let clock = TestClock()
     let store = clockedStore(
