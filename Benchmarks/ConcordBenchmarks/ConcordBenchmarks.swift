@@ -6,6 +6,7 @@ import Foundation
 ///     swift run -c release concord-bench            # full run, about a minute
 ///     swift run -c release concord-bench --quick    # fewer operations, for a smoke test
 ///     swift run -c release concord-bench --only run  # only benchmarks whose name has "run"
+///     swift run -c release concord-bench --only 'trivial|pipelined'  # either name
 @main
 struct ConcordBenchmarks {
   static func main() async {
@@ -14,7 +15,7 @@ struct ConcordBenchmarks {
     let only = arguments.firstIndex(of: "--only").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
     let harness = Harness(samples: quick ? 3 : 7, operations: quick ? 20_000 : 200_000, only: only)
     // Effects start tasks: fewer operations a batch, more batches, as their figures move more.
-    let taskHarness = Harness(samples: quick ? 5 : 15, operations: harness.operations / 10, only: only)
+    let taskHarness = Harness(samples: quick ? 5 : 25, operations: harness.operations / 10, only: only)
     print(
       "Concord core benchmarks (\(quick ? "quick" : "full") run; each against its baseline in",
       "alternating batches, \(harness.samples) pairs, or \(taskHarness.samples) where tasks start;",
