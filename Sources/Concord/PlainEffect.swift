@@ -33,10 +33,11 @@ class EffectTicket: @unchecked Sendable {
 /// by the effect's, which keeps the allocator from passing memory between threads.
 @usableFromInline
 final class PlainEffect<Action: Sendable>: EffectTicket, @unchecked Sendable {
-  // Only the effect's own task reads or clears these: see `run()`.
-  @usableFromInline
+  // Only the effect's own task reads or clears these (see `run()`), so neither a data race nor
+  // an overlapping access can happen, and the runtime's exclusivity check is skipped.
+  @usableFromInline @exclusivity(unchecked)
   nonisolated(unsafe) var work: (@Sendable (Send<Action>) async throws -> Void)?
-  @usableFromInline
+  @usableFromInline @exclusivity(unchecked)
   nonisolated(unsafe) var handler: Effect<Action>.ErrorHandler?
   @usableFromInline
   let runtime: EffectRuntime<Action>
