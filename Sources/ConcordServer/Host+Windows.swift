@@ -166,14 +166,20 @@ extension Host {
     submit(action, record: record, waiter: window)
   }
 
-  /// A scope's state as JSON; null, with an error in the daemon's log, when the app's state
-  /// cannot be encoded (a Double that is not finite, say). Attaching and publishing treat it
-  /// alike, so every window of the scope shows the same thing.
+  /// A scope's state as JSON; null, with an error in the daemon's log (once, until the state can
+  /// be encoded again), when the app's state cannot be encoded (a Double that is not finite, say).
+  /// Attaching and publishing treat it alike, so every window of the scope shows the same thing.
   private func encodedState(_ projected: ProjectedState, of name: String) -> (json: JSONValue, bytes: Int) {
     do {
-      return try projected.json()
+      let encoded = try projected.json()
+      if !scopesShowingNull.isEmpty, scopesShowingNull.remove(name) != nil {
+        logger.notice("the state of \(name) can be encoded again")
+      }
+      return encoded
     } catch {
-      logger.error("the state of \(name) could not be encoded, so its windows show null: \(error)")
+      if scopesShowingNull.insert(name).inserted {
+        logger.error("the state of \(name) could not be encoded, so its windows show null until it can be: \(error)")
+      }
       return (.null, 4)
     }
   }

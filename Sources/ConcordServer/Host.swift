@@ -56,6 +56,9 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   var stopped = false
   var effectCseq: Int64
   var instances: [String: ScopeInstance] = [:]
+  /// Scopes whose state could not be encoded the last time it was published: the daemon's log
+  /// says so once, when one starts to show null, not at every commit.
+  var scopesShowingNull: Set<String> = []
   let startedAt = Date()
   /// Reads the wall clock; tests step it back.
   let wallClock: @Sendable () -> Date

@@ -3,6 +3,7 @@ import ConcordLog
 import ConcordWire
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 @testable import ConcordServer
@@ -18,6 +19,7 @@ import Testing
   enum GaugeAction: Codable, Sendable, Equatable {
     case set(Double)
     case overflow
+    case underflow
   }
 
   static let app = HostedApp(
@@ -26,6 +28,7 @@ import Testing
       switch action {
       case let .set(value): state.reading = value
       case .overflow: state.reading = .infinity
+      case .underflow: state.reading = -.infinity
       }
       return .none
     },
@@ -61,6 +64,62 @@ import Testing
     // Once the reading is finite again, the window has it.
     await host.handle(.send(scope: "reading", action: ["set": ["_0": 2]], client: "late", cseq: 1), from: late)
     #expect(try await late.outbox.messages { $0.typeName == "ack" }.contains { $0.isUpdate(resettingTo: 2) })
+  }
+
+  /// The daemon's log says a scope shows null once, when it starts to, and not at every commit
+  /// that keeps it unencodable; it says so again if the scope recovers and fails anew.
+  @Test func theDaemonLogSaysAScopeShowsNullOnceAndNotAtEveryCommit() async throws {
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
+    let lines = LogLines()
+    let logger = Logger(label: "t") { _ in LineRecorder(lines: lines) }
+    let host = Host(
+      app: Self.app, log: log, booted: try Self.app.boot(from: log, logger: logger),
+      snapshotInterval: 1_000_000, logger: logger, onFatal: { _ in })
+    let window = WindowLink(id: "w", peer: PeerCredentials(pid: 1, uid: getuid(), gid: getgid()), close: {})
+    _ = await host.welcome(for: window)
+    await host.handle(.attach(scope: "reading", since: nil), from: window)
+
+    var cseq: Int64 = 0
+    func send(_ action: JSONValue) async throws {
+      cseq += 1
+      await host.handle(.send(scope: "reading", action: action, client: "w", cseq: cseq), from: window)
+      _ = try await window.outbox.messages { $0.typeName == "ack" }
+    }
+    for _ in 0..<3 {
+      try await send(["overflow": [:]])
+      try await send(["underflow": [:]])
+    }
+    #expect(lines.all.filter { $0.contains("could not be encoded") }.count == 1)
+
+    try await send(["set": ["_0": 3]])
+    try await send(["overflow": [:]])
+    #expect(lines.all.filter { $0.contains("could not be encoded") }.count == 2)
+    #expect(lines.all.filter { $0.contains("can be encoded again") }.count == 1)
+  }
+}
+
+/// The lines a logger was given.
+final class LogLines: Sendable {
+  private let lines = Mutex<[String]>([])
+  func append(_ line: String) { lines.withLock { $0.append(line) } }
+  var all: [String] { lines.withLock { $0 } }
+}
+
+/// A log handler that keeps every line, at every level.
+struct LineRecorder: LogHandler {
+  let lines: LogLines
+  var metadata: Logger.Metadata = [:]
+  var logLevel: Logger.Level = .trace
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { metadata[key] }
+    set { metadata[key] = newValue }
+  }
+
+  func log(event: LogEvent) {
+    lines.append("\(event.level) \(event.message)")
   }
 }
 
