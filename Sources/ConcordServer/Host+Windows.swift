@@ -87,11 +87,9 @@ extension Host {
   /// a restart every window reconnects at once.
   private func firstLine(for instance: ScopeInstance, since: LogPosition?) -> String {
     let current = instance.published
-    guard let since else { return current.snapshotLine }
-    guard since.logID == logID else {
-      return ServerMessage.snapshot(scope: current.scope, seq: current.seq, state: current.state, logReplaced: true).line
-    }
-    guard since.seq <= committedSeq, let old = instance.history.state(at: since.seq) else { return current.snapshotLine }
+    guard let since else { return current.snapshotLine() }
+    guard since.logID == logID else { return current.snapshotLine(logReplaced: true) }
+    guard since.seq <= committedSeq, let old = instance.history.state(at: since.seq) else { return current.snapshotLine() }
     return PublishedState.updateLine(from: old, to: current)
       ?? ServerMessage.update(scope: current.scope, seq: current.seq, change: .diff(StateDiff())).line
   }

@@ -15,7 +15,7 @@ final class PublishedState: Sendable {
   /// The seq of the state this one follows; nil for the first.
   let previousSeq: Int64?
   private let sharedLine = Mutex<String??>(nil)
-  private let sharedSnapshot = Mutex<String?>(nil)
+  private let sharedSnapshots = Mutex<(current: String?, logReplaced: String?)>((nil, nil))
 
   init(scope: String, seq: Int64, state: JSONValue, bytes: Int, previousSeq: Int64?) {
     self.scope = scope
@@ -26,12 +26,14 @@ final class PublishedState: Sendable {
   }
 
   /// The `snapshot` line of this state, made on first use and shared by every window that
-  /// attaches while it is current.
-  var snapshotLine: String {
-    sharedSnapshot.withLock { line in
-      if let line { return line }
-      let made = ServerMessage.snapshot(scope: scope, seq: seq, state: state, logReplaced: false).line
-      line = made
+  /// attaches while it is current. With `logReplaced`, the snapshot also tells the window that
+  /// the state it had came from another log: after a log is replaced, every window that
+  /// reconnects gets that one, all at once.
+  func snapshotLine(logReplaced: Bool = false) -> String {
+    sharedSnapshots.withLock { lines in
+      if let line = logReplaced ? lines.logReplaced : lines.current { return line }
+      let made = ServerMessage.snapshot(scope: scope, seq: seq, state: state, logReplaced: logReplaced).line
+      if logReplaced { lines.logReplaced = made } else { lines.current = made }
       return made
     }
   }

@@ -11,7 +11,7 @@ import Testing
 
   @Test func detachingAfterAChangeWasSentLosesNoLaterMessage() throws {
     let outbox = WindowOutbox()
-    outbox.attach("counter", first: Self.published(1, seq: 1, after: nil).snapshotLine, state: Self.published(1, seq: 1, after: nil))
+    outbox.attach("counter", first: Self.published(1, seq: 1, after: nil).snapshotLine(), state: Self.published(1, seq: 1, after: nil))
     #expect(outbox.nextLine()?.contains(#""type":"snapshot""#) == true)
     outbox.scopeChanged(Self.published(2, seq: 2, after: 1))
     #expect(outbox.nextLine()?.contains(#""type":"update""#) == true)
@@ -26,7 +26,7 @@ import Testing
 
   @Test func aWindowBehindGetsOneUpdateWithEverythingItMissed() throws {
     let outbox = WindowOutbox()
-    outbox.attach("counter", first: Self.published(1, seq: 1, after: nil).snapshotLine, state: Self.published(1, seq: 1, after: nil))
+    outbox.attach("counter", first: Self.published(1, seq: 1, after: nil).snapshotLine(), state: Self.published(1, seq: 1, after: nil))
     _ = outbox.nextLine()
     for seq in Int64(2)...5 { outbox.scopeChanged(Self.published(Double(seq), seq: seq, after: seq - 1)) }
     let update = try #require(outbox.nextLine())
