@@ -50,7 +50,14 @@ struct Registry {
     if !finishedUnregistered.isEmpty, finishedUnregistered.remove(token) != nil { return .finished }
     tasks[token] = task
     for id in ids { byID[id, default: [:]][token] = task }
-    return token < cancelledBefore ? .cancelled : .registered
+    return startedBeforeCancelAll(token) ? .cancelled : .registered
+  }
+
+  /// True when the task that took `token` was started before the last ``cancelAll(tokensTaken:)``
+  /// and registered after it: it must be cancelled as it is registered.
+  @usableFromInline
+  func startedBeforeCancelAll(_ token: UInt64) -> Bool {
+    token < cancelledBefore
   }
 
   /// Every registered task, to be cancelled; tasks still starting are cancelled as they register.

@@ -43,9 +43,6 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
   /// lock to unregister.
   @usableFromInline
   let tokens = Atomic<UInt64>(0)
-  /// How many times ``cancelAll()`` has run; changed only under the lock.
-  @usableFromInline
-  let cancelGeneration = Atomic<UInt64>(0)
 
   /// - Parameters:
   ///   - clock: the clock that queue delays wait on.
@@ -78,10 +75,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
 
   /// Cancels every effect this runtime started.
   public func cancelAll() {
-    let tasks = registry.withLock { registry in
-      cancelGeneration.add(1, ordering: .releasing)
-      return registry.cancelAll(tokensTaken: tokens.load(ordering: .sequentiallyConsistent))
-    }
+    let tasks = registry.withLock { $0.cancelAll(tokensTaken: tokens.load(ordering: .sequentiallyConsistent)) }
     // Outside the lock: cancellation handlers may need it. Each task then unregisters itself.
     tasks.forEach { $0.cancel() }
   }
@@ -264,15 +258,16 @@ func spawnOperation<Action: Sendable>(
     let effect = PlainEffect(work, catch: handler, on: runtime, deliver: deliver)
     if runtime.startsImmediately, #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
       // Made outside the lock: the effect runs here until it first suspends, and may ask the
-      // runtime for its count. A `cancelAll` meanwhile is caught by its generation.
-      let generation = runtime.cancelGeneration.load(ordering: .acquiring)
+      // runtime for its count. A `cancelAll` meanwhile is caught by its token, as for any task
+      // registered after it is made.
+      let token = runtime.takeToken()
       let task = Task.immediate(priority: priority) {
         await effect.run()
       }
       let cancelNow = runtime.registry.withLock { registry in
         registry.plain.dropEnded()
         registry.plain.append(task, ticket: effect)
-        return generation != runtime.cancelGeneration.load(ordering: .relaxed)
+        return registry.startedBeforeCancelAll(token)
       }
       if cancelNow { task.cancel() }
       return task
