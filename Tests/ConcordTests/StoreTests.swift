@@ -87,10 +87,15 @@ import Testing
     #expect(store.runningEffectCount == 0)
   }
 
-  @Test func anEffectThatFinishesWhileStartingLeavesNothingBehind() async {
+  /// An immediate effect that never suspends ends before it is registered, with an id (kept by
+  /// token) or without (kept as a plain effect); either way nothing is left behind.
+  @Test(arguments: [false, true])
+  func anEffectThatFinishesWhileStartingLeavesNothingBehind(withAnID: Bool) async {
     let store = Store(
       initialState: 0,
-      reducer: Reducer<Int, Bool, Void> { _, _, _ in .fireAndForget {} },
+      reducer: Reducer<Int, Bool, Void> { _, _, _ in
+        withAnID ? Effect.fireAndForget {}.cancellable(id: "quick") : .fireAndForget {}
+      },
       effectStart: .immediate)
     for _ in 0..<100 { await store.send(true).finish() }
     #expect(store.runningEffectCount == 0)
