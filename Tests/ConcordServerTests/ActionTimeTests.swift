@@ -1,7 +1,6 @@
 import ConcordLog
 import ConcordWire
 import Foundation
-import Logging
 import SampleApp
 import Synchronization
 import Testing
@@ -11,22 +10,17 @@ import Testing
 /// The wall clock can be stepped back (NTP, a person fixing the date); the log's times cannot.
 @Suite struct ActionTimeTests {
   @Test func aClockSteppedBackNeverLogsAnActionBeforeTheLastOne() async throws {
-    let home = DaemonProcess.makeHome()
-    defer { try? FileManager.default.removeItem(at: home) }
+    let hosted = try InProcessHost(app: SampleApp.hosted)
+    defer { hosted.removeHome() }
+    let log = hosted.log
     let start = Date(timeIntervalSince1970: 1_800_000_000)
     let clock = Mutex(start)
-    let log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
 
-    func host() throws -> some WindowHost {
-      Host(
-        app: SampleApp.hosted, log: log, booted: try SampleApp.hosted.boot(from: log, logger: Logger(label: "t")),
-        snapshotInterval: 1_000_000, logger: Logger(label: "t"), wallClock: { clock.withLock { $0 } },
-        onFatal: { Issue.record("the host stopped: \($0)") })
+    func host() throws -> DaemonHost<SampleApp.State, SampleApp.Action> {
+      try hosted.makeHost(wallClock: { clock.withLock { $0 } }, onFatal: { Issue.record("the host stopped: \($0)") })
     }
-    func increment(_ host: some WindowHost, cseq: Int64) async throws {
-      let window = WindowLink(id: "w\(cseq)", peer: PeerCredentials(pid: 1, uid: getuid(), gid: getgid()), close: {})
-      _ = await host.welcome(for: window)
-      await host.handle(.attach(scope: "counter", since: nil), from: window)
+    func increment(_ host: DaemonHost<SampleApp.State, SampleApp.Action>, cseq: Int64) async throws {
+      let window = await hosted.window("w\(cseq)", on: host, attachedTo: "counter")
       await host.handle(.send(scope: "counter", action: ["increment": [:]], client: "c", cseq: cseq), from: window)
       try await waitUntil { log.lastSeq > 0 && (try? log.entry(client: "c", cseq: cseq)) != nil }
     }

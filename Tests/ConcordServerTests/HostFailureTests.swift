@@ -1,7 +1,6 @@
 import ConcordLog
 import ConcordWire
 import Foundation
-import Logging
 import SampleApp
 import Synchronization
 import Testing
@@ -11,19 +10,13 @@ import Testing
 /// When the log cannot be written, nothing is acknowledged and the daemon stops.
 @Suite struct HostFailureTests {
   @Test func aFullDiskAcknowledgesNothingMoreAndStopsTheHost() async throws {
-    let home = DaemonProcess.makeHome()
-    defer { try? FileManager.default.removeItem(at: home) }
     // A database that may not grow past a few pages: a disk that fills up.
-    let log = try ActionLog.open(
-      at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")),
-      options: ActionLog.Options(maximumPageCount: 40))
+    let hosted = try InProcessHost(app: SampleApp.hosted, logOptions: ActionLog.Options(maximumPageCount: 40))
+    defer { hosted.removeHome() }
+    let log = hosted.log
     let fatal = Mutex<String?>(nil)
-    let host = Host(
-      app: SampleApp.hosted, log: log, booted: try SampleApp.hosted.boot(from: log, logger: Logger(label: "t")),
-      snapshotInterval: 1_000_000, logger: Logger(label: "t"), onFatal: { reason in fatal.withLock { $0 = reason } })
-    let window = WindowLink(id: "w1", peer: PeerCredentials(pid: 1, uid: getuid(), gid: getgid()), close: {})
-    _ = await host.welcome(for: window)
-    await host.handle(.attach(scope: "notes", since: nil), from: window)
+    let host = try hosted.makeHost(onFatal: { reason in fatal.withLock { $0 = reason } })
+    let window = await hosted.window("w1", on: host, attachedTo: "notes")
 
     let text = String(repeating: "a long note ", count: 300)
     var answers: [ServerMessage] = []

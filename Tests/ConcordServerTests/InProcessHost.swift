@@ -1,0 +1,53 @@
+import ConcordLog
+import ConcordWire
+import Foundation
+import Logging
+
+@testable import ConcordServer
+
+/// An app's log in a fresh home, and the daemon's `Host` booted from it in this process: for
+/// tests that act as windows on the host itself, without a socket or a daemon process.
+///
+/// ```swift
+/// let hosted = try InProcessHost(app: SampleApp.hosted)
+/// defer { hosted.removeHome() }
+/// let host = try hosted.makeHost()
+/// let window = await hosted.window("w", on: host, attachedTo: "counter")
+/// ```
+struct InProcessHost<State: Codable & Sendable, Action: Codable & Sendable> {
+  let app: HostedApp<State, Action>
+  let home: URL
+  let log: ActionLog
+  let logger: Logger
+
+  init(app: HostedApp<State, Action>, logOptions: ActionLog.Options = .init(), logger: Logger = Logger(label: "t")) throws {
+    self.app = app
+    self.logger = logger
+    home = DaemonProcess.makeHome()
+    log = try ActionLog.open(at: ConcordHome(home).log, key: .file(ConcordHome(home).key), options: logOptions)
+  }
+
+  /// A host booted from the log as it is now; a test may make another later, as a restarted
+  /// daemon would.
+  func makeHost(
+    wallClock: @escaping @Sendable () -> Date = Date.init, onFatal: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws -> DaemonHost<State, Action> {
+    DaemonHost(
+      app: app, log: log, booted: try app.boot(from: log, logger: logger), snapshotInterval: 1_000_000,
+      logger: logger, wallClock: wallClock, onFatal: onFatal)
+  }
+
+  /// A window welcomed by `host`, attached to `scope` (with `since`, as a reconnecting window).
+  func window(
+    _ id: String, pid: Int32 = 1, on host: DaemonHost<State, Action>, attachedTo scope: String, since: LogPosition? = nil
+  ) async -> WindowLink {
+    let window = WindowLink(id: id, peer: PeerCredentials(pid: pid, uid: getuid(), gid: getgid()), close: {})
+    _ = await host.welcome(for: window)
+    await host.handle(.attach(scope: scope, since: since), from: window)
+    return window
+  }
+
+  func removeHome() {
+    try? FileManager.default.removeItem(at: home)
+  }
+}
