@@ -63,6 +63,12 @@ final class RawPeer: @unchecked Sendable {
     return taken > 0 ? taken : nil
   }
 
+  /// How many bytes the daemon has sent that this window has not read yet.
+  var unreadBytes: Int {
+    var count: Int32 = 0
+    return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
+  }
+
   /// The next message from the daemon.
   func receive(timeout: TimeInterval = 10) throws -> ServerMessage? {
     guard let line = try readLine(timeout: timeout) else { return nil }
