@@ -106,7 +106,10 @@ import Testing
       })
 
     let plain = await store.send(1)
-    let waiter = Task { await plain.finish() }
+    let waiter = Task {
+      await plain.finish()
+      ended.append("waiter returned")
+    }
     waiter.cancel()
     try? await Task.sleep(for: .milliseconds(50))
     #expect(!plain.isCancelled)
@@ -124,7 +127,7 @@ import Testing
 
     plain.cancel()
     await waiter.value
-    #expect(Set(ended.all) == ["effect 1 cancelled", "effect 2 cancelled"])
+    #expect(Set(ended.all) == ["effect 1 cancelled", "effect 2 cancelled", "waiter returned"])
     #expect(store.runningEffectCount == 0)
   }
 

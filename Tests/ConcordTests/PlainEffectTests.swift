@@ -45,9 +45,25 @@ import Testing
   }
 
   @Test func effectsSentFasterThanTheyEndAreAllCountedAndAllEnd() async {
-    let store = Store(initialState: 0, reducer: Self.reducer(Journal()))
+    let gate = Gate()
+    let store = Store(
+      initialState: 0,
+      reducer: Reducer<Int, Action, Void> { pongs, action, _ in
+        switch action {
+        case .ping:
+          return .run { send in
+            await gate.pass()
+            await send(.pong)
+          }
+        case .pong: pongs += 1
+        case .listen: break
+        }
+        return .none
+      })
     var tasks: [StoreTask] = []
     for _ in 0..<5_000 { tasks.append(await store.send(.ping)) }
+    #expect(store.runningEffectCount == 5_000)
+    await gate.open()
     for task in tasks { await task.finish() }
     #expect(await store.state == 5_000)
     #expect(store.runningEffectCount == 0)
@@ -159,5 +175,22 @@ final class StoreHolder: Sendable {
   var store: Store<Int, Bool>? {
     get { held.withLock { $0 } }
     set { held.withLock { $0 = newValue } }
+  }
+}
+
+/// Holds every effect that reaches it until it is opened.
+actor Gate {
+  private var isOpen = false
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+
+  func pass() async {
+    if isOpen { return }
+    await withCheckedContinuation { waiting.append($0) }
+  }
+
+  func open() {
+    isOpen = true
+    waiting.forEach { $0.resume() }
+    waiting = []
   }
 }
