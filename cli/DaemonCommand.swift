@@ -175,7 +175,7 @@ enum DaemonProcessInfo {
   }
 
   /// The last `count` lines written to `url` past byte `offset`, or a note when there are none.
-  static func lastLines(of url: URL, count: Int, after offset: UInt64 = 0) -> String {
+  static func lastLines(of url: URL, count: Int, after offset: UInt64) -> String {
     guard let handle = try? FileHandle(forReadingFrom: url) else { return "(no log)" }
     defer { try? handle.close() }
     try? handle.seek(toOffset: offset)

@@ -41,7 +41,8 @@ struct Harness {
   var operations = 200_000
   /// When set, benchmarks whose name lacks this text run a single tiny batch instead. A
   /// trailing `$` asks for the whole name, and `|` separates alternatives:
-  /// `--only 'Store.send, .run feedback$|pipelined'`.
+  /// `--only 'Store.send, .run feedback$|pipelined'`. Baselines are not named here: each runs
+  /// with the benchmarks measured against it.
   var only: String?
 
   func isSelected(_ name: String) -> Bool {

@@ -197,7 +197,7 @@ import Glibc
     let bothRuns = try String(contentsOf: log, encoding: .utf8)
     #expect(bothRuns.hasPrefix(firstRun) && bothRuns.count > firstRun.count)
 
-    // A start that fails says why, from its own run's lines.
+    // A start that fails says why: the last line its own run wrote.
     chmod(home.appending(path: "key").path, 0o644)
     let refused = try ConcordCLI.run(["daemon", "start"], home: home)
     #expect(refused.status != 0)

@@ -7,8 +7,6 @@ import Testing
 
 /// What people type in Workspace's windows, and what the windows show.
 @Suite struct WindowTests {
-  let app = Workspace.client
-
   @Test func theBoardUnderstandsTheWordsOfTheReadme() throws {
     #expect(try decoded("board", #"add "Fix login" to doing"#, as: BoardAction.self) == .addCard(title: "Fix login", column: "doing"))
     #expect(try decoded("board", "add Fix the user's login", as: BoardAction.self) == .addCard(title: "Fix the user's login", column: nil))
