@@ -77,21 +77,24 @@ extension ActionLog {
         INSERT OR IGNORE INTO entries (seq, at_ms, client, cseq, nonce, ciphertext, hash)
         VALUES (?, ?, ?, ?, ?, ?, ?)
         """)
-    var sealer = entrySealer(after: start)
+    // The caller's own sealer, made only when it seals: with no pipeline, or after a duplicate.
+    var sealer = pipeline == nil ? entrySealer(after: start) : nil
     var results: [Appended] = []
     results.reserveCapacity(records.count)
     var end = start
     for (index, record) in records.enumerated() {
-      let row: EntrySealer.SealedRow
+      // Every row is sealed as the entry after `end`: the pipeline ran from `start` and stops at
+      // the first duplicate, and the caller's sealer starts again from `end` there.
+      let seq = end.seq + 1
       if let pipeline {
-        row = pipeline.row(at: index)
+        pipeline.waitForRow(index)
       } else {
-        row = batch.seal(index, record, with: &sealer)
+        batch.seal(index, record, with: &sealer!)
       }
-      try insert.execute(arguments: batch.insertArguments(for: record, row: row, at: index))
+      try insert.execute(arguments: batch.insertArguments(for: record, seq: seq, at: index))
       if db.changesCount == 0 {
         guard let original = try entry(db, client: record.client, cseq: record.cseq) else {
-          throw LogError.writeFailed(path: path, reason: "entry \(row.seq) could not be written")
+          throw LogError.writeFailed(path: path, reason: "entry \(seq) could not be written")
         }
         results.append(Appended(entry: original, isDuplicate: true))
         // The rows sealed after this one assumed it took a seq: seal the rest here, from the
@@ -102,9 +105,9 @@ extension ActionLog {
         continue
       }
       let hash = batch.hash(of: index)
-      let entry = LogEntry(seq: row.seq, record: record, previousHash: end.head, hash: hash, salt: batch.salt(of: index))
+      let entry = LogEntry(seq: seq, record: record, previousHash: end.head, hash: hash, salt: batch.salt(of: index))
       results.append(Appended(entry: entry, isDuplicate: false))
-      end.seq = row.seq
+      end.seq = seq
       end.head = hash
     }
     return (results, end)

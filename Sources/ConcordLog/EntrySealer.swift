@@ -6,21 +6,12 @@ import Foundation
 /// row's nonce, ciphertext and hash into memory the caller provides (a ``SealedBatch``), so
 /// sealing an entry allocates nothing.
 struct EntrySealer {
-  /// What a row stores besides its blobs and the record's own fields.
-  struct SealedRow: Sendable {
-    let seq: Int64
-    let atMilliseconds: Int64
-    /// The ciphertext's length, tag included: the row's bytes are the nonce, the ciphertext,
-    /// then the hash.
-    let ciphertextCount: Int
-  }
-
   private let key: SecretBytes
   private let prefixCount: Int
   private var payload: [UInt8] = []
   private var associatedData: [UInt8]
   /// The seq and chain hash of the last entry sealed (or of the position sealing starts after).
-  private(set) var seq: Int64
+  private var seq: Int64
   private var head: [UInt8]
 
   init(key: SecretBytes, associatedDataPrefix: [UInt8], after seq: Int64, head: [UInt8]) {
@@ -38,12 +29,12 @@ struct EntrySealer {
         user: record.user, scope: record.scope, action: record.action, outcome: record.outcome, app: record.app)
   }
 
-  /// Seals `record` as the entry after the last one into `out` (``sealedByteCount(of:)`` bytes),
-  /// with `random` holding its salt then its nonce (``randomBytesPerEntry`` bytes from the
-  /// system's generator).
+  /// Seals `record` as the entry after the last one into `out` (``sealedByteCount(of:)`` bytes:
+  /// the nonce, the ciphertext with its tag, then the chain hash), with `random` holding its salt
+  /// then its nonce (``randomBytesPerEntry`` bytes from the system's generator).
   mutating func seal(
     _ record: LogRecord, random: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer
-  ) -> SealedRow {
+  ) {
     precondition(random.count == Self.randomBytesPerEntry)
     let seq = self.seq + 1
     let salt = UnsafeRawBufferPointer(rebasing: random[..<EntryCodec.saltBytes])
@@ -68,7 +59,6 @@ struct EntrySealer {
     // The new head, copied over the old one in place: no allocation.
     head.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: out[ciphertextEnd...])) }
     self.seq = seq
-    return SealedRow(seq: seq, atMilliseconds: at, ciphertextCount: payload.count + Crypto.tagBytes)
   }
 
   /// How many random bytes an entry takes: its salt and its nonce.

@@ -14,15 +14,15 @@ import GRDB
 ///
 /// ```swift
 /// let batch = SealedBatch(records)
-/// let row = batch.seal(0, records[0], with: &sealer)
-/// try insert.execute(arguments: batch.insertArguments(for: records[0], row: row, at: 0))
+/// batch.seal(0, records[0], with: &sealer)
+/// try insert.execute(arguments: batch.insertArguments(for: records[0], seq: tail.seq + 1, at: 0))
 /// ```
 final class SealedBatch: @unchecked Sendable {
   // @unchecked: a region is written by one thread (whichever seals its row) before the row is
   // handed to the inserting thread through the pipeline's release/acquire, and never after.
 
   /// The rows' bytes; owns `base`.
-  let bytes: Data
+  private let bytes: Data
   private let base: UnsafeMutableRawPointer
   /// Where each record's row starts in `bytes`, and, last, the end of the last row.
   private let offsets: [Int]
@@ -45,9 +45,9 @@ final class SealedBatch: @unchecked Sendable {
   }
 
   /// Seals `record`, the batch's record `index`, into its row with `sealer`.
-  func seal(_ index: Int, _ record: LogRecord, with sealer: inout EntrySealer) -> EntrySealer.SealedRow {
+  func seal(_ index: Int, _ record: LogRecord, with sealer: inout EntrySealer) {
     let start = index * EntrySealer.randomBytesPerEntry
-    return random.withUnsafeBytes { random in
+    random.withUnsafeBytes { random in
       sealer.seal(
         record, random: UnsafeRawBufferPointer(rebasing: random[start..<start + EntrySealer.randomBytesPerEntry]),
         into: UnsafeMutableRawBufferPointer(start: base + offsets[index], count: offsets[index + 1] - offsets[index]))
@@ -60,14 +60,14 @@ final class SealedBatch: @unchecked Sendable {
     return Array(random[start..<start + EntryCodec.saltBytes])
   }
 
-  /// What the `entries` table stores for `record`, sealed as `row` into region `index`, in the
-  /// order of its insert.
-  func insertArguments(for record: LogRecord, row: EntrySealer.SealedRow, at index: Int) -> StatementArguments {
+  /// What the `entries` table stores for `record`, sealed as entry `seq` into region `index`,
+  /// in the order of its insert. The region is the nonce, the ciphertext, then the hash.
+  func insertArguments(for record: LogRecord, seq: Int64, at index: Int) -> StatementArguments {
     let start = offsets[index]
     let ciphertextStart = start + Crypto.nonceBytes
-    let hashStart = ciphertextStart + row.ciphertextCount
+    let hashStart = offsets[index + 1] - Crypto.hashBytes
     return [
-      row.seq, row.atMilliseconds, record.client, record.cseq, bytes[start..<ciphertextStart],
+      seq, record.at.milliseconds, record.client, record.cseq, bytes[start..<ciphertextStart],
       bytes[ciphertextStart..<hashStart], bytes[hashStart..<offsets[index + 1]],
     ]
   }

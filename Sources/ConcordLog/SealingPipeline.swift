@@ -23,11 +23,12 @@ import Synchronization
 /// ```swift
 /// let pipeline = SealingPipeline(records: records, batch: batch, sealer: sealer)
 /// defer { pipeline.finish() }
-/// for index in records.indices { insert(pipeline.row(at: index)) }
+/// for index in records.indices { pipeline.waitForRow(index); insert(index) }
 /// ```
 final class SealingPipeline: @unchecked Sendable {
-  // @unchecked: a row is written once, by whichever thread seals it, before `sealed` is raised
-  // past it (release), and read by the caller only after it saw `sealed` past it (acquire).
+  // @unchecked: a row of the batch is written once, by whichever thread seals it, before
+  // `sealed` is raised past it (release), and read by the caller only after it saw `sealed`
+  // past it (acquire).
   // `sealer` belongs to the caller until it raises `turn` to `.helper` (release), and to the
   // sealing thread after it saw that (acquire).
 
@@ -49,7 +50,6 @@ final class SealingPipeline: @unchecked Sendable {
   private let records: [LogRecord]
   private let batch: SealedBatch
   private var sealer: EntrySealer
-  private let rows: UnsafeMutablePointer<EntrySealer.SealedRow>
   private let sealed = Atomic<Int>(0)
   private let turn = Atomic<Int>(Turn.caller)
   private let stopped = DispatchSemaphore(value: 0)
@@ -60,13 +60,12 @@ final class SealingPipeline: @unchecked Sendable {
     self.records = records
     self.batch = batch
     self.sealer = sealer
-    rows = .allocate(capacity: records.count)
     Self.sealingQueue.async { [self] in sealOnHelperThread() }
   }
 
-  /// The sealed row for record `index`: sealed here while the sealing thread is not up yet,
-  /// otherwise waited for. Ask for the rows in order.
-  func row(at index: Int) -> EntrySealer.SealedRow {
+  /// Returns once record `index` is sealed into the batch: sealed here while the sealing thread
+  /// is not up yet, otherwise waited for. Ask for the rows in order.
+  func waitForRow(_ index: Int) {
     if sealed.load(ordering: .acquiring) <= index {
       switch turn.load(ordering: .acquiring) {
       case Turn.caller:
@@ -83,16 +82,14 @@ final class SealingPipeline: @unchecked Sendable {
       spins += 1
       if spins > 100 { sched_yield() }
     }
-    return rows[index]
   }
 
-  /// Stops the sealing thread if it took over, waits for it, and frees the rows. Call exactly
-  /// once.
+  /// Stops the sealing thread if it took over, and waits until it let go of the batch. Call
+  /// exactly once.
   func finish() {
     let before = turn.exchange(Turn.finished, ordering: .acquiringAndReleasing)
-    // Only a thread that took over touches the rows; wait until it let go of them.
+    // Only a thread that took over writes into the batch; wait until it stopped.
     if before == Turn.helper { stopped.wait() }
-    rows.deallocate()
   }
 
   /// One sealing thread for the process, taking batches in turn: a writer whose batch waits
@@ -124,7 +121,7 @@ final class SealingPipeline: @unchecked Sendable {
 
   /// Seals record `index`, which must be the next one, and publishes it.
   private func seal(_ index: Int) {
-    (rows + index).initialize(to: batch.seal(index, records[index], with: &sealer))
+    batch.seal(index, records[index], with: &sealer)
     sealed.store(index + 1, ordering: .releasing)
   }
 }
