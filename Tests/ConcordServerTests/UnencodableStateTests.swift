@@ -57,6 +57,24 @@ import Testing
     #expect(try await late.outbox.messages { $0.typeName == "ack" }.contains { $0.isUpdate(resettingTo: 2) })
   }
 
+  /// An action of the daemon's own (an effect's) that JSON cannot carry is dropped, with an error
+  /// in the daemon's log, and takes no daemon cseq: the next one goes to the log with the next
+  /// number, so the daemon's numbering never runs past the log's.
+  @Test func anEffectsActionThatCannotBeEncodedIsDroppedAndTakesNoCseq() async throws {
+    let lines = LogLines()
+    let hosted = try InProcessHost(app: Self.app, logger: Logger(label: "t") { _ in LineRecorder(lines: lines) })
+    defer { hosted.removeHome() }
+    let host = try hosted.makeHost()
+    await host.submitFromDaemon(.set(.infinity), user: "concordd", scope: "")
+    #expect(await host.cseqs.daemon == 0)
+    #expect(lines.all.contains { $0.contains("could not be encoded for the log") })
+
+    await host.submitFromDaemon(.set(5), user: "concordd", scope: "")
+    await host.afterQueuedCommits()
+    #expect(await host.cseqs.daemon == 1)
+    #expect(try hosted.log.entry(client: "concordd", cseq: 1)?.record.action == #"{"set":{"_0":5}}"#)
+  }
+
   /// The daemon's log says a scope shows null once, when it starts to, and not at every commit
   /// that keeps it unencodable; it says so again if the scope recovers and fails anew.
   @Test func theDaemonLogSaysAScopeShowsNullOnceAndNotAtEveryCommit() async throws {
