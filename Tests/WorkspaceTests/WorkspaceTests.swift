@@ -36,6 +36,21 @@ import Testing
     #expect(store.state.board.present.people == ["alice", "bob"])
   }
 
+  /// The feed quotes a long chat message cut to 60 characters. The feed is state, rebuilt by
+  /// every replay of the log, so the cut is the reducer's own, not a display helper's.
+  @Test func theFeedQuotesALongMessageCutTo60Characters() async {
+    let store = Workspace.State.store(Workspace.State())
+    store.exhaustivity = .off
+    await store.send(.opensWindow("alice"))
+    let long = String(repeating: "word ", count: 30)
+    await store.send(.chat("alice", .say(channel: "general", text: long)))
+    await store.send(.chat("alice", .say(channel: "general", text: String(long.prefix(60)))))
+    #expect(store.state.activity.items.suffix(2).map(\.text) == [
+      "in general: " + String(long.prefix(59)) + "…",
+      "in general: " + String(long.prefix(60)),
+    ])
+  }
+
   /// Snapshots and the log keep the state and actions as JSON: a busy workspace — cards with
   /// dates, labels and moves, undo steps, reminders, presence, chat — comes back equal.
   @Test func aBusyWorkspaceSurvivesTheLogsJSON() async throws {
