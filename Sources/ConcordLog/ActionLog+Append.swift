@@ -75,7 +75,7 @@ extension ActionLog {
     let insert = try db.cachedStatement(
       sql: """
         INSERT OR IGNORE INTO entries (seq, at_ms, client, cseq, nonce, ciphertext, hash)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+        VALUES (?, ?, CAST(? AS TEXT), ?, ?, ?, ?)
         """)
     // The caller's own sealer, made only when it seals: with no pipeline, or after a duplicate.
     var sealer = pipeline == nil ? entrySealer(after: start) : nil
@@ -118,11 +118,31 @@ extension ActionLog {
     try reading { try database.read { db in try entry(db, client: client, cseq: cseq) } }
   }
 
+  /// The first entry a client sent (its lowest cseq): who that client is, for a host that keys
+  /// exactly-once by account as well.
+  public func firstEntry(client: String) throws(LogError) -> LogEntry? {
+    try reading {
+      try database.read { db in
+        try entry(
+          db,
+          seq: Int64.fetchOne(
+            db, sql: "SELECT seq FROM entries WHERE client = CAST(? AS TEXT) ORDER BY cseq LIMIT 1",
+            arguments: [ExactText.bytes(of: client)]))
+      }
+    }
+  }
+
   func entry(_ db: Database, client: String, cseq: Int64) throws -> LogEntry? {
-    guard
-      let seq = try Int64.fetchOne(
-        db, sql: "SELECT seq FROM entries WHERE client = ? AND cseq = ?", arguments: [client, cseq])
-    else { return nil }
+    try entry(
+      db,
+      seq: Int64.fetchOne(
+        db, sql: "SELECT seq FROM entries WHERE client = CAST(? AS TEXT) AND cseq = ?",
+        arguments: [ExactText.bytes(of: client), cseq]))
+  }
+
+  /// The entry at `seq`, read and checked; nil for no seq.
+  private func entry(_ db: Database, seq: Int64?) throws -> LogEntry? {
+    guard let seq else { return nil }
     var found: LogEntry?
     try readEntries(db, from: seq, through: seq) { found = $0 }
     return found

@@ -77,7 +77,7 @@ extension ActionLog {
     let rows = try Row.fetchCursor(
       db,
       sql: """
-        SELECT seq, at_ms, client, cseq, nonce, ciphertext, hash FROM entries
+        SELECT seq, at_ms, CAST(client AS BLOB), cseq, nonce, ciphertext, hash FROM entries
         WHERE seq >= ? AND seq <= ? ORDER BY seq
         """,
       arguments: [first, through ?? Int64.max])
@@ -99,7 +99,7 @@ extension ActionLog {
     let seq: Int64 = row[0]
     guard seq == expectedSeq else { throw EntryFailure(seq: expectedSeq, fault: .missing(next: seq)) }
     let at: Int64 = row[1]
-    let client: String = row[2]
+    let client = ExactText.string(from: row[2])
     let cseq: Int64 = row[3]
     EntryCodec.replaceAssociatedData(
       of: &associatedData, prefixCount: entryAssociatedDataPrefix.count, seq: seq, previousHash: previous)
@@ -166,8 +166,8 @@ extension ActionLog {
     try reading {
       try database.read { db in
         var highest: [String: Int64] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT client, MAX(cseq) FROM entries GROUP BY client")
-        while let row = try rows.next() { highest[row[0]] = row[1] }
+        let rows = try Row.fetchCursor(db, sql: "SELECT CAST(client AS BLOB), MAX(cseq) FROM entries GROUP BY client")
+        while let row = try rows.next() { highest[ExactText.string(from: row[0])] = row[1] }
         return highest
       }
     }

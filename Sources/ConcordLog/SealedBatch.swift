@@ -67,7 +67,7 @@ final class SealedBatch: @unchecked Sendable {
     let ciphertextStart = start + Crypto.nonceBytes
     let hashStart = offsets[index + 1] - Crypto.hashBytes
     return [
-      seq, record.at.milliseconds, record.client, record.cseq, bytes[start..<ciphertextStart],
+      seq, record.at.milliseconds, ExactText.bytes(of: record.client), record.cseq, bytes[start..<ciphertextStart],
       bytes[ciphertextStart..<hashStart], bytes[hashStart..<offsets[index + 1]],
     ]
   }
