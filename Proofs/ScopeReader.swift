@@ -19,7 +19,7 @@ enum ScopeReader {
   /// The sample app's counter.
   static func counter(socket: String) throws -> Int64 {
     let (_, state) = try state(of: "counter", socket: socket)
-    guard case let .number(value) = state, let count = Int64(exactly: value) else {
+    guard let count = state.int64 else {
       throw DriveError("the counter is not a number: \(state.jsonText)")
     }
     return count

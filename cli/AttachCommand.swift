@@ -53,8 +53,8 @@ struct JSONWindow {
   func run() throws {
     var events = try session.tick()
     if !session.isConnected, let seen = session.confirmed {
-      emit(["type": "snapshot", "scope": .string(seen.scope), "seq": .number(Double(seen.seq)), "state": seen.state, "offline": true])
-      emit(["type": "status", "connected": false, "waiting": .number(Double(session.waitingCount))])
+      emit(["type": "snapshot", "scope": .string(seen.scope), "seq": .integer(seen.seq), "state": seen.state, "offline": true])
+      emit(["type": "status", "connected": false, "waiting": .integer(Int64(session.waitingCount))])
     }
     var input: [UInt8] = []
     var inputClosed = false
@@ -103,13 +103,13 @@ struct JSONWindow {
     case let .connected(user, logID):
       emit(["type": "status", "connected": true, "user": .string(user), "log_id": .string(logID)])
     case let .disconnected(reason):
-      emit(["type": "status", "connected": false, "reason": .string(reason), "waiting": .number(Double(session.waitingCount))])
+      emit(["type": "status", "connected": false, "reason": .string(reason), "waiting": .integer(Int64(session.waitingCount))])
     case let .replayed(action, outcome):
-      emit(["type": "replayed", "cseq": .number(Double(action.cseq)), "scope": .string(action.scope), "outcome": .string(outcome.description)])
+      emit(["type": "replayed", "cseq": .integer(action.cseq), "scope": .string(action.scope), "outcome": .string(outcome.description)])
     case let .logReplaced(known, now):
-      emit(["type": "log-replaced", "known": .string(known), "now": .string(now), "waiting": .number(Double(session.waitingCount))])
+      emit(["type": "log-replaced", "known": .string(known), "now": .string(now), "waiting": .integer(Int64(session.waitingCount))])
     case let .queued(cseq, waiting):
-      emit(["type": "queued", "cseq": .number(Double(cseq)), "waiting": .number(Double(waiting))])
+      emit(["type": "queued", "cseq": .integer(cseq), "waiting": .integer(Int64(waiting))])
     case let .error(text):
       emit(["type": "client-error", "message": .string(text)])
     case .answered, .stateChanged:

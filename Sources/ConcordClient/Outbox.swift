@@ -158,7 +158,7 @@ public final class Outbox: Sendable {
   public func remember(_ seen: SeenState) throws(ClientError) {
     let tag = sealer.tag(seen.scope)
     let object: JSONValue = [
-      "scope": .string(seen.scope), "log_id": .string(seen.logID), "seq": .number(Double(seen.seq)), "state": seen.state,
+      "scope": .string(seen.scope), "log_id": .string(seen.logID), "seq": .integer(seen.seq), "state": seen.state,
     ]
     let sealed = sealer.seal(Array(object.jsonText.utf8), associatedData: Array("seen/\(tag)".utf8))
     // Not synced: a state seen is only shown while the daemon is away; an older one will do.
@@ -173,9 +173,9 @@ public final class Outbox: Sendable {
     let sealed = try reading { db in try Data.fetchOne(db, sql: "SELECT sealed FROM seen WHERE tag = ?", arguments: [tag]) }
     guard let sealed, let opened = sealer.open([UInt8](sealed), associatedData: Array("seen/\(tag)".utf8)),
       case let .object(fields)? = try? JSONParser.parse(opened), case let .string(logID)? = fields["log_id"],
-      case let .number(seq)? = fields["seq"], let state = fields["state"]
+      let seq = fields["seq"]?.int64, let state = fields["state"]
     else { return nil }
-    return SeenState(scope: scope, logID: logID, seq: Int64(seq), state: state)
+    return SeenState(scope: scope, logID: logID, seq: seq, state: state)
   }
 
   // MARK: -

@@ -18,13 +18,19 @@ extension ClientMessage {
   }
 
   /// Reads a message from its JSON form.
+  ///
+  /// Every text a peer names a thing by, or puts in an action, is taken in Normalization Form C
+  /// (``Swift/String/nfc``), and a client id must be one (``ClientID``): from here on, a text
+  /// is the same bytes wherever it is compared, stored or sent.
   public init(json: JSONValue) throws(WireError) {
     guard case let .object(fields) = json else { throw .badMessage("a message is a JSON object") }
     let message = Fields(fields)
     let type = try message.string("type")
     switch type {
     case "hello":
-      self = .hello(protocolVersion: Int(try message.integer("protocol")), client: try message.optionalString("client"))
+      let client = try message.optionalString("client")
+      if let client { try Fields.checkClientID(client) }
+      self = .hello(protocolVersion: Int(clamping: try message.integer("protocol")), client: client)
     case "attach":
       var since: LogPosition?
       if let position = fields["since"], position != .null {
@@ -32,14 +38,14 @@ extension ClientMessage {
         let reader = Fields(positionFields, at: "since.")
         since = LogPosition(logID: try reader.string("log_id"), seq: try reader.integer("seq"))
       }
-      self = .attach(scope: try message.string("scope"), since: since)
+      self = .attach(scope: try message.string("scope").nfc, since: since)
     case "detach":
-      self = .detach(scope: try message.string("scope"))
+      self = .detach(scope: try message.string("scope").nfc)
     case "send":
       guard let action = fields["action"] else { throw .badMessage(#"the field "action" is missing"#) }
-      self = .send(
-        scope: try message.string("scope"), action: action, client: try message.string("client"),
-        cseq: try message.integer("cseq"))
+      let client = try message.string("client")
+      try Fields.checkClientID(client)
+      self = .send(scope: try message.string("scope").nfc, action: action.nfc, client: client, cseq: try message.integer("cseq"))
     case "ping": self = .ping
     case "pong": self = .pong
     case "status": self = .status
@@ -69,10 +75,14 @@ struct Fields {
     return try string(key)
   }
 
+  static func checkClientID(_ client: String) throws(WireError) {
+    if let problem = ClientID.problem(with: client) { throw .badMessage("\(problem) (at client)") }
+  }
+
   func integer(_ key: String) throws(WireError) -> Int64 {
     guard let value = fields[key], value != .null else { throw .badMessage("the field \"\(prefix)\(key)\" is missing") }
-    guard case let .number(number) = value, let integer = JSONValue.exactInteger(number) else {
-      throw .badMessage("expected an integer (at \(prefix)\(key))")
+    guard let integer = value.int64 else {
+      throw .badMessage("expected an integer from -2^63 to 2^63-1 written in digits, without a fraction or exponent (at \(prefix)\(key))")
     }
     return integer
   }

@@ -55,19 +55,19 @@ extension ClientMessage: Codable {
   public var jsonValue: JSONValue {
     switch self {
     case let .hello(version, client):
-      var object: [String: JSONValue] = ["type": "hello", "protocol": .number(Double(version))]
+      var object: [String: JSONValue] = ["type": "hello", "protocol": .integer(Int64(version))]
       if let client { object["client"] = .string(client) }
       return .object(object)
     case let .attach(scope, since):
       var object: [String: JSONValue] = ["type": "attach", "scope": .string(scope)]
-      if let since { object["since"] = ["log_id": .string(since.logID), "seq": .number(Double(since.seq))] }
+      if let since { object["since"] = ["log_id": .string(since.logID), "seq": .integer(since.seq)] }
       return .object(object)
     case let .detach(scope):
       return ["type": "detach", "scope": .string(scope)]
     case let .send(scope, action, client, cseq):
       return [
         "type": "send", "scope": .string(scope), "action": action, "client": .string(client),
-        "cseq": .number(Double(cseq)),
+        "cseq": .integer(cseq),
       ]
     case .ping: return ["type": "ping"]
     case .pong: return ["type": "pong"]

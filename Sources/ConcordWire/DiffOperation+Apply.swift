@@ -180,7 +180,7 @@ extension DiffOperation {
     switch value {
     case .null: "null"
     case .bool: "a boolean"
-    case .number: "a number"
+    case .integer, .number: "a number"
     case .string: "a string"
     case .array: "an array"
     case .object: "an object"

@@ -65,7 +65,7 @@ public enum DiffOperation: Sendable, Equatable, Codable, CustomStringConvertible
     case .remove: break
     case let .move(_, after): object["after"] = after?.jsonValue ?? .null
     case let .append(_, values): object["values"] = .array(values)
-    case let .truncate(_, count): object["count"] = .number(Double(count))
+    case let .truncate(_, count): object["count"] = .integer(Int64(count))
     }
     return .object(object)
   }
@@ -110,8 +110,7 @@ public enum DiffOperation: Sendable, Equatable, Codable, CustomStringConvertible
       }
       self = .append(path: path, values: values)
     case "truncate":
-      guard case let .number(number) = try field("count"), let count = JSONValue.exactInteger(number),
-        count >= 0
+      guard let count = try field("count").int64, count >= 0
       else {
         throw DiffError("\"count\" of a truncate is a whole number from 0: \(value.jsonText)")
       }

@@ -13,6 +13,9 @@
 /// On the wire an id is its plain JSON value: `"c7"` or `42`.
 public enum ElementID: Sendable, Hashable, Codable, CustomStringConvertible {
   case string(String)
+  /// An integral id, exactly (every integral id is this case, however it was written).
+  case integer(Int64)
+  /// An id that is a number but not an `Int64`.
   case number(Double)
 
   /// The id of `element`, when it is an object whose `"id"` is a string or a number.
@@ -25,7 +28,8 @@ public enum ElementID: Sendable, Hashable, Codable, CustomStringConvertible {
   public init?(_ value: JSONValue) {
     switch value {
     case let .string(string): self = .string(string)
-    case let .number(number): self = .number(number)
+    case let .integer(integer): self = .integer(integer)
+    case let .number(number): self = JSONValue.exactInteger(number).map(ElementID.integer) ?? .number(number)
     default: return nil
     }
   }
@@ -34,6 +38,7 @@ public enum ElementID: Sendable, Hashable, Codable, CustomStringConvertible {
   public var jsonValue: JSONValue {
     switch self {
     case let .string(string): .string(string)
+    case let .integer(integer): .integer(integer)
     case let .number(number): .number(number)
     }
   }
@@ -59,6 +64,6 @@ public enum ElementID: Sendable, Hashable, Codable, CustomStringConvertible {
 extension ElementID: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
   /// `"c7"` is `.string("c7")`.
   public init(stringLiteral value: String) { self = .string(value) }
-  /// `42` is `.number(42)`.
-  public init(integerLiteral value: Int) { self = .number(Double(value)) }
+  /// `42` is `.integer(42)`.
+  public init(integerLiteral value: Int) { self = .integer(Int64(value)) }
 }

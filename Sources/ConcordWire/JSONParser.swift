@@ -2,8 +2,10 @@
 ///
 /// The daemon parses every line a window sends; going through `JSONDecoder` cost it more than
 /// reducing and logging the action together. This parser is strict — no trailing commas, no
-/// comments, no invalid UTF-8, no lone surrogate escapes — and bounded: nesting deeper than
-/// ``maximumDepth`` is refused rather than allowed to exhaust the stack.
+/// comments, no invalid UTF-8, no lone surrogate escapes, no object that names a member twice
+/// (where parsers disagree on which one counts) — and bounded: nesting deeper than
+/// ``maximumDepth`` is refused rather than allowed to exhaust the stack. Integers written as
+/// such are read exactly (``JSONValue/integer(_:)``), never through a `Double`.
 ///
 /// ```swift
 /// let value = try JSONParser.parse(Array(#"{"a":[1,"x"]}"#.utf8))
@@ -79,7 +81,7 @@ public enum JSONParser {
       case UInt8(ascii: "t"): return try expect("true", .bool(true))
       case UInt8(ascii: "f"): return try expect("false", .bool(false))
       case UInt8(ascii: "n"): return try expect("null", .null)
-      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
       default: throw failure("unexpected character")
       }
     }
@@ -120,12 +122,15 @@ public enum JSONParser {
       while true {
         skipWhitespace()
         guard current == UInt8(ascii: "\"") else { throw failure(current == nil ? "unexpected end of text" : "expected a key") }
+        let keyOffset = offset
         let key = try string()
         skipWhitespace()
         guard current == UInt8(ascii: ":") else { throw failure("expected :") }
         offset += 1
         skipWhitespace()
-        members[key] = try value(depth: depth)
+        guard members.updateValue(try value(depth: depth), forKey: key) == nil else {
+          throw Failure(reason: "the member \"\(key)\" is named twice", offset: keyOffset)
+        }
         skipWhitespace()
         switch current {
         case UInt8(ascii: ","): offset += 1
@@ -235,7 +240,7 @@ public enum JSONParser {
       return value
     }
 
-    mutating func number() throws(Failure) -> Double {
+    mutating func number() throws(Failure) -> JSONValue {
       let start = offset
       var integral = true
       if current == UInt8(ascii: "-") { offset += 1 }
@@ -258,21 +263,28 @@ public enum JSONParser {
         guard current?.isDigit == true else { throw failure("a number without digits in its exponent") }
         skipDigits()
       }
-      // Short integers, the common case (seqs, ids, counts), without going through text.
-      if integral, offset - start <= 15 {
-        var value: Int64 = 0
-        var index = start
-        let negative = bytes[index] == UInt8(ascii: "-")
-        if negative { index += 1 }
-        while index < offset {
-          value = value * 10 + Int64(bytes[index] - UInt8(ascii: "0"))
-          index += 1
-        }
-        return Double(negative ? -value : value)
-      }
+      if integral, let integer = integer(start..<offset) { return .integer(integer) }
       let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
       guard let value = Double(text), value.isFinite else { throw Failure(reason: "a number out of range", offset: start) }
-      return value
+      return .number(value)
+    }
+
+    /// The digits in `range` (after an optional minus) as an `Int64`, exactly; nil past its range.
+    func integer(_ range: Range<Int>) -> Int64? {
+      var index = range.lowerBound
+      let negative = bytes[index] == UInt8(ascii: "-")
+      if negative { index += 1 }
+      // Accumulated negatively: -2^63 has no positive counterpart.
+      var value: Int64 = 0
+      while index < range.upperBound {
+        let (shifted, overflowMultiply) = value.multipliedReportingOverflow(by: 10)
+        let (next, overflowSubtract) = shifted.subtractingReportingOverflow(Int64(bytes[index] - UInt8(ascii: "0")))
+        guard !overflowMultiply, !overflowSubtract else { return nil }
+        value = next
+        index += 1
+      }
+      if negative { return value }
+      return value == .min ? nil : -value
     }
 
     mutating func skipDigits() {

@@ -9,8 +9,8 @@ extension JSONValue: ExpressibleByBooleanLiteral {
 }
 
 extension JSONValue: ExpressibleByIntegerLiteral {
-  /// `3` is `.number(3)`.
-  public init(integerLiteral value: Int) { self = .number(Double(value)) }
+  /// `3` is `.integer(3)`.
+  public init(integerLiteral value: Int) { self = .integer(Int64(value)) }
 }
 
 extension JSONValue: ExpressibleByFloatLiteral {

@@ -24,6 +24,8 @@ extension JSONValue {
       text += "null"
     case let .bool(bool):
       text += bool ? "true" : "false"
+    case let .integer(integer):
+      text += String(integer)
     case let .number(number):
       if let integer = Self.exactInteger(number) {
         text += String(integer)

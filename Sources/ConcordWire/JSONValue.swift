@@ -10,15 +10,22 @@ import Foundation
 /// let json = try JSONValue(encoding: Card(id: 7, title: "Ship it"))
 /// json.jsonText                          // {"id":7,"title":"Ship it"}
 /// try json.decode(Card.self).title       // "Ship it"
-/// try JSONValue(parsing: "[1,true,null]") == .array([.number(1), .bool(true), .null])
+/// try JSONValue(parsing: "[1,true,null]") == .array([.integer(1), .bool(true), .null])
 /// ```
 ///
 /// Its `Codable` form is the plain JSON it stands for, not an enum with cases:
-/// `.object(["a": .number(1)])` encodes as `{"a":1}`. Numbers are `Double`s, as in JavaScript:
-/// integers round-trip exactly up to 2^53.
+/// `.object(["a": .integer(1)])` encodes as `{"a":1}`.
+///
+/// A number written as an integer (digits, no fraction, no exponent) that fits `Int64` is read
+/// as `.integer`, exactly: `9007199254740993` stays itself, where a `Double` would make it
+/// `9007199254740992`. Every other number is a `.number`, an IEEE double. The two cases are
+/// equal when they are the same number (`.integer(3) == .number(3)`).
 public enum JSONValue: Sendable, Hashable, Codable {
   case null
   case bool(Bool)
+  /// An integer as written: digits, no fraction or exponent, within `Int64`.
+  case integer(Int64)
+  /// Any other number: a fraction, an exponent, or an integer past `Int64`.
   case number(Double)
   case string(String)
   case array([JSONValue])
@@ -27,7 +34,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
   /// The JSON form of any Encodable value (through JSONEncoder).
   ///
   /// ```swift
-  /// try JSONValue(encoding: ["b": 2, "a": 1]) == .object(["a": .number(1), "b": .number(2)])
+  /// try JSONValue(encoding: ["b": 2, "a": 1]) == .object(["a": .integer(1), "b": .integer(2)])
   /// ```
   public init<T: Encodable>(encoding value: T) throws {
     self = try Self.encoding(value).json
@@ -49,7 +56,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
   /// Decodes a Decodable value from this JSON (through JSONDecoder).
   ///
   /// ```swift
-  /// try JSONValue.number(3).decode(Int.self)   // 3
+  /// try JSONValue.integer(3).decode(Int.self)   // 3
   /// ```
   public func decode<T: Decodable>(_ type: T.Type) throws -> T {
     // One decoder for all: this runs for every action a window sends.
@@ -61,7 +68,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
   /// Parses JSON text (RFC 8259, strictly: see ``JSONParser``); throws on invalid JSON.
   ///
   /// ```swift
-  /// try JSONValue(parsing: #"{"a":[1,"x"]}"#) == .object(["a": .array([.number(1), .string("x")])])
+  /// try JSONValue(parsing: #"{"a":[1,"x"]}"#) == .object(["a": .array([.integer(1), .string("x")])])
   /// ```
   public init(parsing text: some StringProtocol) throws {
     self = try JSONParser.parse(Array(text.utf8))
@@ -75,6 +82,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
       self = .null
     } else if let bool = try? container.decode(Bool.self) {
       self = .bool(bool)
+    } else if let integer = try? container.decode(Int64.self) {
+      self = .integer(integer)
     } else if let number = try? container.decode(Double.self) {
       self = .number(number)
     } else if let string = try? container.decode(String.self) {
@@ -93,6 +102,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     switch self {
     case .null: try container.encodeNil()
     case let .bool(bool): try container.encode(bool)
+    case let .integer(integer): try container.encode(integer)
     case let .number(number):
       // Integral numbers are written as integers, so that `3` stays `3` (never `3.0`) in
       // every encoder and decodes as an `Int` on the other side.
@@ -111,6 +121,44 @@ public enum JSONValue: Sendable, Hashable, Codable {
   /// integer exactly: a larger one may arrive rounded. Where people type numbers (commands,
   /// card references), this is the bound.
   public static let largestExactInteger = 1 << 53
+
+  /// The integer this is, when it is one written as an integer: how every integer the protocol
+  /// defines (seq, cseq, counts, indices) is read. `1.0`, `1e3` and `2^63` are not.
+  public var int64: Int64? {
+    if case let .integer(integer) = self { integer } else { nil }
+  }
+
+  public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    switch (a, b) {
+    case (.null, .null): true
+    case let (.bool(x), .bool(y)): x == y
+    case let (.integer(x), .integer(y)): x == y
+    case let (.number(x), .number(y)): x == y
+    case let (.integer(x), .number(y)), let (.number(y), .integer(x)): exactInteger(y) == x
+    case let (.string(x), .string(y)): x == y
+    case let (.array(x), .array(y)): x == y
+    case let (.object(x), .object(y)): x == y
+    default: false
+    }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    switch self {
+    case .null: hasher.combine(0)
+    case let .bool(bool): hasher.combine(1); hasher.combine(bool)
+    case let .integer(integer): hasher.combine(2); hasher.combine(integer)
+    case let .number(number):
+      // An integral number hashes as the integer it equals.
+      if let integer = Self.exactInteger(number) {
+        hasher.combine(2); hasher.combine(integer)
+      } else {
+        hasher.combine(3); hasher.combine(number)
+      }
+    case let .string(string): hasher.combine(4); hasher.combine(string)
+    case let .array(array): hasher.combine(5); hasher.combine(array)
+    case let .object(object): hasher.combine(6); hasher.combine(object)
+    }
+  }
 
   /// `number` as an `Int64` when that is exactly the same number.
   static func exactInteger(_ number: Double) -> Int64? {

@@ -21,7 +21,7 @@ public enum PathComponent: Sendable, Hashable, Codable {
   var jsonValue: JSONValue {
     switch self {
     case let .key(key): .string(key)
-    case let .index(index): .number(Double(index))
+    case let .index(index): .integer(Int64(index))
     case let .id(id): .object(["id": id.jsonValue])
     }
   }
@@ -31,8 +31,8 @@ public enum PathComponent: Sendable, Hashable, Codable {
     switch value {
     case let .string(key):
       self = .key(key)
-    case let .number(number):
-      guard let index = JSONValue.exactInteger(number), index >= 0, let small = Int(exactly: index) else {
+    case .integer, .number:
+      guard let index = value.int64, index >= 0, let small = Int(exactly: index) else {
         throw DiffError("an index is a whole number from 0, not \(value.jsonText)")
       }
       self = .index(small)

@@ -8,36 +8,36 @@ extension ServerMessage {
     switch self {
     case let .welcome(welcome):
       object = [
-        "protocol": .number(Double(welcome.protocolVersion)), "log_id": .string(welcome.logID),
-        "user": .string(welcome.user), "seq": .number(Double(welcome.seq)), "app": .string(welcome.app),
+        "protocol": .integer(Int64(welcome.protocolVersion)), "log_id": .string(welcome.logID),
+        "user": .string(welcome.user), "seq": .integer(welcome.seq), "app": .string(welcome.app),
         "scopes": .array(welcome.scopes.map { ["name": .string($0.name), "parameterized": .bool($0.parameterized)] }),
       ]
     case let .snapshot(scope, seq, state, logReplaced):
-      object = ["scope": .string(scope), "seq": .number(Double(seq)), "state": state]
+      object = ["scope": .string(scope), "seq": .integer(seq), "state": state]
       if logReplaced { object["log_replaced"] = true }
     case let .update(scope, seq, change):
-      object = ["scope": .string(scope), "seq": .number(Double(seq))]
+      object = ["scope": .string(scope), "seq": .integer(seq)]
       switch change {
       case let .diff(diff): object["diff"] = diff.jsonValue
       case let .reset(state): object["reset"] = state
       }
     case let .ack(client, cseq, seq):
-      object = ["client": .string(client), "cseq": .number(Double(cseq)), "seq": .number(Double(seq))]
+      object = ["client": .string(client), "cseq": .integer(cseq), "seq": .integer(seq)]
     case let .refused(client, cseq, seq, reason):
-      object = ["client": .string(client), "cseq": .number(Double(cseq)), "reason": .string(reason)]
-      if let seq { object["seq"] = .number(Double(seq)) }
+      object = ["client": .string(client), "cseq": .integer(cseq), "reason": .string(reason)]
+      if let seq { object["seq"] = .integer(seq) }
     case let .detached(scope):
       object = ["scope": .string(scope)]
     case .ping, .pong:
       object = [:]
     case let .error(code, message, cseq):
       object = ["code": .string(code.rawValue), "message": .string(message)]
-      if let cseq { object["cseq"] = .number(Double(cseq)) }
+      if let cseq { object["cseq"] = .integer(cseq) }
     case let .status(status):
       object = [
-        "pid": .number(Double(status.pid)), "started_at": .number(status.startedAt), "seq": .number(Double(status.seq)),
-        "windows": .number(Double(status.windows)),
-        "scopes": .object(status.scopes.mapValues { .number(Double($0)) }),
+        "pid": .integer(Int64(status.pid)), "started_at": .number(status.startedAt), "seq": .integer(status.seq),
+        "windows": .integer(Int64(status.windows)),
+        "scopes": .object(status.scopes.mapValues { .integer(Int64($0)) }),
       ]
     }
     object["type"] = .string(typeName)
@@ -76,7 +76,7 @@ extension ServerMessage {
     var text = #"{"diff":"# + diffText + #","scope":"#
     JSONValue.string(scope).write(to: &text)
     text += #","seq":"#
-    JSONValue.number(Double(seq)).write(to: &text)
+    JSONValue.integer(seq).write(to: &text)
     text += #","type":"update"}"# + "\n"
     return text
   }

@@ -107,8 +107,33 @@ import Testing
   }
 
   @Test func parsingReadsNumbersAsJSONDefinesThem() throws {
-    #expect(try JSONValue(parsing: "[0, -0, 12, -7, 1.5, 2e3, 1E-2, 9007199254740993, 123456789012345]")
-      == [0, 0, 12, -7, 1.5, 2000, 0.01, 9007199254740992, 123456789012345])
+    #expect(try JSONValue(parsing: "[0, -0, 12, -7, 1.5, 2e3, 1E-2, 123456789012345]")
+      == [0, 0, 12, -7, 1.5, 2000, 0.01, 123456789012345])
+  }
+
+  /// Integers are read from their digits, never through a double: 2^53+1 is not 2^53, and every
+  /// Int64 is itself. The model is Swift's own `Int64(String)`, which reads digits exactly.
+  @Test func integersAreExactAcrossTheWholeInt64Range() throws {
+    var random = SystemRandomNumberGenerator()
+    var samples: [Int64] = [
+      .min, .min + 1, -1, 0, 1, .max, .max - 1, 1 << 53, (1 << 53) + 1, (1 << 53) - 1, -(1 << 53) - 1,
+    ]
+    for _ in 0..<2_000 { samples.append(Int64.random(in: .min ... .max, using: &random)) }
+    for sample in samples {
+      let parsed = try JSONValue(parsing: String(sample))
+      #expect(parsed.int64 == Int64(String(sample)), "\(sample)")
+      #expect(parsed.jsonText == String(sample))
+      #expect(try JSONValue(parsing: "[\(sample)]") != [.integer(sample == .max ? sample - 1 : sample + 1)])
+    }
+    // Written otherwise, a number is not an integer, whatever its value.
+    for text in ["1.0", "1e3", "1E2", "-0.0", "9223372036854775808", "-9223372036854775809"] {
+      #expect(try JSONValue(parsing: text).int64 == nil, "\(text)")
+    }
+  }
+
+  @Test func anObjectThatNamesAMemberTwiceIsRefused() {
+    #expect(throws: JSONParser.Failure.self) { try JSONValue(parsing: #"{"user":"mallory","user":"alice"}"#) }
+    #expect(throws: JSONParser.Failure.self) { try JSONValue(parsing: #"{"a":{"b":1,"b":1}}"#) }
   }
 
   @Test func parsingKeepsBooleansAndNumbersApart() throws {

@@ -1,0 +1,46 @@
+import Foundation
+
+/// One spelling for each text: Unicode Normalization Form C.
+///
+/// Swift compares strings by canonical equivalence (`"é"` precomposed equals `"e"` with a
+/// combining accent), while SQLite, hashes, keyed caches and every other program compare bytes.
+/// A text that crosses from one to the other in two spellings would be one thing to the reducer
+/// and two to the log, or a change to one side and none to the other. So every text a peer
+/// sends is put in NFC as it is read, before anything compares it: from then on, canonically
+/// equivalent texts are the same bytes, and the two ways of comparing agree.
+///
+/// ```swift
+/// "cafe\u{301}".nfc.utf8.count    // 5: "caf\u{E9}"
+/// ```
+extension String {
+  /// This text in Normalization Form C; itself, without copying, when it is ASCII.
+  public var nfc: String {
+    if utf8.allSatisfy({ $0 < 0x80 }) { return self }
+    return precomposedStringWithCanonicalMapping
+  }
+}
+
+extension JSONValue {
+  /// The same JSON with every string and object key in Normalization Form C; itself, without
+  /// copying, when all its text is ASCII (nearly every action).
+  public var nfc: JSONValue { isASCII ? self : normalized }
+
+  private var normalized: JSONValue {
+    switch self {
+    case .null, .bool, .integer, .number: self
+    case let .string(text): .string(text.nfc)
+    case let .array(elements): .array(elements.map(\.normalized))
+    case let .object(members):
+      .object(Dictionary(members.map { ($0.key.nfc, $0.value.normalized) }, uniquingKeysWith: { first, _ in first }))
+    }
+  }
+
+  private var isASCII: Bool {
+    switch self {
+    case .null, .bool, .integer, .number: true
+    case let .string(text): text.utf8.allSatisfy { $0 < 0x80 }
+    case let .array(elements): elements.allSatisfy(\.isASCII)
+    case let .object(members): members.allSatisfy { $0.key.utf8.allSatisfy { $0 < 0x80 } && $0.value.isASCII }
+    }
+  }
+}
