@@ -126,6 +126,18 @@ extension Host {
     guard client != Self.daemonClient, !client.isEmpty else {
       return window.send(.error(code: .badMessage, message: "the client id \"\(client)\" is reserved", cseq: cseq))
     }
+    // Exactly once is per account: a client id belongs to the account that first sent with it,
+    // so nobody else can be answered for its actions or make its later ones look recorded.
+    switch owner(of: client) {
+    case let .success(owner?) where owner != window.user:
+      return window.send(
+        .error(
+          code: .badMessage,
+          message: "the client id \(client) belongs to another account; each account's windows use their own", cseq: cseq))
+    case .success: break
+    case let .failure(error):
+      return window.send(.error(code: .unavailable, message: "the log could not be read: \(error)", cseq: cseq))
+    }
     // A retry gets the original answer whatever became of its scope: the element it was sent to
     // may be gone by now (the scope names nothing, so the window could not attach it again).
     let key = ActionKey(client: client, cseq: cseq)
@@ -156,12 +168,25 @@ extension Host {
         .error(code: .badAction, message: "not an action of \(scopeName): \(WireCoding.describe(error))", cseq: cseq))
     }
     highestCseq[client] = max(highestCseq[client] ?? cseq, cseq)
+    clientOwners[client] = window.user
     guard
       let record = makeRecord(action, client: client, cseq: cseq, user: window.user, scope: scopeName, at: origin.at)
     else {
       return window.send(.error(code: .badAction, message: "the action could not be recorded", cseq: cseq))
     }
     submit(action, record: record, waiter: window)
+  }
+
+  /// The account a client id belongs to: the user of its first action, looked up in the log once
+  /// per run; nil for a client the log has never seen.
+  private func owner(of client: String) -> Result<String?, LogError> {
+    if let owner = clientOwners[client] { return .success(owner) }
+    guard highestCseq[client] != nil else { return .success(nil) }
+    return Result { () throws(LogError) in
+      let owner = try log.firstEntry(client: client)?.record.user
+      clientOwners[client] = owner
+      return owner
+    }
   }
 
   /// A scope's state as JSON; null, with an error in the daemon's log (once, until the state can

@@ -43,6 +43,8 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   var lastSnapshotSeq: Int64
   /// The highest cseq seen from each client.
   var highestCseq: [String: Int64]
+  /// The account each client id belongs to, as far as it was needed yet (``owner(of:)``).
+  var clientOwners: [String: String] = [:]
   /// Reduced, waiting for the next commit.
   var pending: [Pending] = []
   /// Who waits for the answer to each `(client, cseq)` reduced but not yet committed.

@@ -24,7 +24,8 @@ final class WindowLink: Sendable, Hashable {
   init(id: String, peer: PeerCredentials, close: @escaping @Sendable () -> Void) {
     self.id = id
     self.peer = peer
-    self.user = peer.userName
+    // In NFC, as every text from a peer is (`String.nfc`): an account name is compared and logged.
+    self.user = peer.userName.nfc
     self.closer = close
     heardAt.store(Self.now, ordering: .relaxed)
   }

@@ -37,11 +37,13 @@ struct InProcessHost<State: Codable & Sendable, Action: Codable & Sendable> {
       logger: logger, wallClock: wallClock, onFatal: onFatal)
   }
 
-  /// A window welcomed by `host`, attached to `scope` (with `since`, as a reconnecting window).
+  /// A window welcomed by `host`, attached to `scope` (with `since`, as a reconnecting window),
+  /// of this process's account unless `uid` names another.
   func window(
-    _ id: String, pid: Int32 = 1, on host: DaemonHost<State, Action>, attachedTo scope: String, since: LogPosition? = nil
+    _ id: String, pid: Int32 = 1, uid: UInt32 = getuid(), on host: DaemonHost<State, Action>, attachedTo scope: String,
+    since: LogPosition? = nil
   ) async -> WindowLink {
-    let window = WindowLink(id: id, peer: PeerCredentials(pid: pid, uid: getuid(), gid: getgid()), close: {})
+    let window = WindowLink(id: id, peer: PeerCredentials(pid: pid, uid: uid, gid: getgid()), close: {})
     _ = await host.welcome(for: window)
     await host.handle(.attach(scope: scope, since: since), from: window)
     return window
