@@ -126,6 +126,9 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
     defer { umask(previous) }
     let channel = try await ServerBootstrap(group: group)
       .serverChannelOption(.backlog, value: 256)
+      // A peer that shuts its write side (`printf … | socat …`) is still answered: the window's
+      // handler closes once everything it read is answered.
+      .childChannelOption(.allowRemoteHalfClosure, value: true)
       .childChannelInitializer { channel in channel.eventLoop.makeCompletedFuture { try serve(channel) } }
       .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true)
       .get()

@@ -143,7 +143,7 @@ extension Host {
     let key = ActionKey(client: client, cseq: cseq)
     if waiters[key] != nil {
       // A retry of an action still on its way to the log: answered with it.
-      waiters[key, default: []].append(window)
+      waiters[key, default: []].append(Waiter(window))
       return
     }
     if cseq <= highestCseq[client] ?? Int64.min {

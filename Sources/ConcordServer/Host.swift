@@ -47,8 +47,9 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   var clientOwners: [String: String] = [:]
   /// Reduced, waiting for the next commit.
   var pending: [Pending] = []
-  /// Who waits for the answer to each `(client, cseq)` reduced but not yet committed.
-  var waiters: [ActionKey: [WindowLink]] = [:]
+  /// Who waits for the answer to each `(client, cseq)` reduced but not yet committed, and the
+  /// place in each one's outbox the answer goes to.
+  var waiters: [ActionKey: [Waiter]] = [:]
   var committing = false
   /// Whether the log's checkpoint file was last reported as failing.
   var checkpointFileFailing = false
@@ -74,6 +75,19 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   struct Pending {
     let record: LogRecord
     let effect: Effect<Action>?
+  }
+
+  struct Waiter {
+    let window: WindowLink
+    let place: Int
+
+    /// Takes `window`'s next place for an answer.
+    init(_ window: WindowLink) {
+      self.window = window
+      place = window.reserveAnswer()
+    }
+
+    func answer(_ message: ServerMessage) { window.answer(place, with: message) }
   }
 
   struct ActionKey: Hashable {
@@ -154,7 +168,7 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
       effect = .none
     }
     pending.append(Pending(record: record, effect: effect.isNone ? nil : effect))
-    if let waiter { waiters[ActionKey(client: record.client, cseq: record.cseq), default: []].append(waiter) }
+    if let waiter { waiters[ActionKey(client: record.client, cseq: record.cseq), default: []].append(Waiter(waiter)) }
     startCommitIfIdle()
   }
 
@@ -254,7 +268,7 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
     for (pending, result) in zip(batch, appended) {
       let key = ActionKey(client: pending.record.client, cseq: pending.record.cseq)
       let answer = Self.answer(for: result.entry)
-      for waiter in waiters.removeValue(forKey: key) ?? [] { waiter.send(answer) }
+      for waiter in waiters.removeValue(forKey: key) ?? [] { waiter.answer(answer) }
     }
     for pending in batch {
       guard let effect = pending.effect else { continue }
@@ -290,8 +304,8 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
     stopped = true
     logger.critical("\(reason); stopping")
     // Everyone still waiting, for the failed batch or a later one, is told nothing was saved.
-    for (key, windows) in waiters {
-      for window in windows { window.send(.error(code: .unavailable, message: "not saved: \(reason)", cseq: key.cseq)) }
+    for (key, waiting) in waiters {
+      for waiter in waiting { waiter.answer(.error(code: .unavailable, message: "not saved: \(reason)", cseq: key.cseq)) }
     }
     waiters = [:]
     effects.cancelAll()

@@ -19,6 +19,10 @@ final class WindowChannelHandler: ChannelInboundHandler {
   private var greeted = false
   private var flushScheduled = false
   private var closing = false
+  /// The peer shut its write side: once everything it sent is answered, the connection closes.
+  private var inputClosed = false
+  /// The last write handed to the channel: closing waits for it.
+  private var lastWrite: EventLoopFuture<Void>?
 
   init(host: any WindowHost, registry: WindowRegistry) {
     self.host = host
@@ -73,6 +77,15 @@ final class WindowChannelHandler: ChannelInboundHandler {
     host.assumeIsolated { $0.handle(message, from: link) }
   }
 
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if case ChannelEvent.inputClosed = event {
+      // Every line before the half-close was read (the line decoder passes them on first).
+      inputClosed = true
+      flushOutbox()
+    }
+    context.fireUserInboundEventTriggered(event)
+  }
+
   func channelWritabilityChanged(context: ChannelHandlerContext) {
     if context.channel.isWritable {
       // The window took bytes: it is reading, however slowly, so the stuck rule's clock starts
@@ -121,9 +134,18 @@ final class WindowChannelHandler: ChannelInboundHandler {
     guard let context, let link, !closing else { return }
     while context.channel.isWritable {
       guard let buffer = nextBuffer(of: link, allocator: context.channel.allocator) else { break }
-      context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+      lastWrite = context.writeAndFlush(wrapOutboundOut(buffer))
     }
     link.setBlocked(!context.channel.isWritable && !link.outbox.isEmpty)
+    if inputClosed, link.outbox.isEmpty { closeOnceWritten(context: context) }
+  }
+
+  /// Closes once the writes already handed to the channel are done: a peer that half-closed has
+  /// been answered everything.
+  private func closeOnceWritten(context: ChannelHandlerContext) {
+    closing = true
+    guard let lastWrite else { return context.close(promise: nil) }
+    lastWrite.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
   }
 
   /// What the outbox holds, up to about 1 MiB, as one buffer; nil when it is empty.

@@ -35,6 +35,18 @@ final class WindowLink: Sendable, Hashable {
     if !outbox.enqueue(message) { disconnect(reason: "the window is not reading its messages") }
   }
 
+  /// Takes the place of an answer that comes after the commit: see ``WindowOutbox``.
+  func reserveAnswer() -> Int {
+    let (place, kept) = outbox.reserveAnswer()
+    if !kept { disconnect(reason: "the window is not reading its messages") }
+    return place
+  }
+
+  /// Sends the answer for a place taken with ``reserveAnswer()``.
+  func answer(_ place: Int, with message: ServerMessage) {
+    outbox.fill(place, with: message)
+  }
+
   /// Tells the window why, then closes its connection once that is written (or at once, when
   /// the window is not reading).
   func disconnect(reason: String) {

@@ -9,10 +9,19 @@ import Synchronization
 /// everything it missed — a diff from the state it was last sent, or the whole state when that
 /// is smaller — and never a backlog of intermediate states.
 ///
+/// Answers go out in the order of what they answer, as the protocol promises: an action's
+/// answer is known only after its commit, so the action takes a place in the queue when it is
+/// read (``reserveAnswer()``) and nothing queued after it — a `pong`, a later attach's snapshot —
+/// is written before that place is filled (``fill(_:with:)``). A scope's changes are not answers:
+/// the changes of scopes whose first line the window has already been written go out while an
+/// answer is awaited, and before it, so an `ack` always follows the updates of its commit.
+///
 /// ```swift
-/// outbox.enqueue(.ack(client: "w1", cseq: 3, seq: 40))
+/// let place = outbox.reserveAnswer()        // a send was read
+/// outbox.enqueue(.pong)                     // a ping after it: waits for the ack
 /// outbox.scopeChanged(published)            // the board as of seq 40, shared by all its windows
-/// while let line = outbox.nextLine() { write(line) }
+/// outbox.fill(place, with: .ack(client: "w1", cseq: 3, seq: 40))
+/// while let line = outbox.nextLine() { write(line) }   // the update, the ack, the pong
 /// ```
 final class WindowOutbox: Sendable {
   /// More queued messages than this and the window is disconnected: it is not reading.
@@ -20,9 +29,12 @@ final class WindowOutbox: Sendable {
 
   private enum Item {
     case message(ServerMessage)
-    /// A line made once and shared with other windows (a scope's snapshot).
-    case line(String)
+    /// The first line of a scope (its snapshot, made once and shared with other windows, or the
+    /// update since a reconnecting window's state), which brings the window to `state`.
+    case attached(scope: String, line: String, state: PublishedState)
     case scopeChanged(String)
+    /// The place of an answer that is known only once its action is committed.
+    case answer(Int)
   }
 
   private struct Contents {
@@ -35,12 +47,17 @@ final class WindowOutbox: Sendable {
     /// The state (and its seq) the window has of each scope once everything written so far
     /// arrives.
     var delivered: [String: (seq: Int64, state: JSONValue)] = [:]
+    /// Answers that came for reserved places, by place.
+    var answers: [Int: ServerMessage] = [:]
+    var nextPlace = 0
     var overflowed = false
     /// Called when something is queued: the connection schedules a write.
     var onReady: (@Sendable () -> Void)?
     var finished = false
 
     var count: Int { queue.count - head }
+
+    var first: Item? { head < queue.count ? queue[head] : nil }
 
     mutating func popFirst() -> Item? {
       guard head < queue.count else { return nil }
@@ -58,12 +75,22 @@ final class WindowOutbox: Sendable {
       queue.append(item)
     }
 
-    mutating func removeMark(_ scope: String) {
-      guard marked.remove(scope) != nil else { return }
-      // Only the unsent part: items before `head` were written and must not shift it.
-      queue.removeSubrange(..<head)
-      head = 0
-      queue.removeAll { if case .scopeChanged(scope) = $0 { true } else { false } }
+    /// The update of a scope that changed since the window was last written its state, made now
+    /// from what the window has; nil when the scope's first line is not written yet, or nothing
+    /// changed after all. Its mark, wherever it is in the queue, is spent.
+    mutating func update(of scope: String) -> String? {
+      guard marked.remove(scope) != nil, let latest = latest[scope], let delivered = delivered[scope] else { return nil }
+      self.delivered[scope] = (latest.seq, latest.state)
+      return latest.updateLine(fromSeq: delivered.seq, state: delivered.state)
+    }
+
+    /// An update of any scope the window already has that changed: written before an answer,
+    /// and while one is awaited.
+    mutating func pendingUpdate() -> String? {
+      for scope in marked where delivered[scope] != nil {
+        if let line = update(of: scope) { return line }
+      }
+      return nil
     }
   }
 
@@ -91,14 +118,35 @@ final class WindowOutbox: Sendable {
     return kept
   }
 
+  /// Takes a place in the queue for an answer that comes later (an action's, after its commit):
+  /// nothing queued after it is written before it.
+  func reserveAnswer() -> (place: Int, kept: Bool) {
+    contents.withLock {
+      let place = $0.nextPlace
+      $0.nextPlace += 1
+      $0.append(.answer(place))
+      return (place, !$0.overflowed)
+    }
+  }
+
+  /// Puts the answer in its place; what waited behind it can now be written.
+  func fill(_ place: Int, with answer: ServerMessage) {
+    let ready = contents.withLock {
+      $0.answers[place] = answer
+      return $0.onReady
+    }
+    signal(ready)
+  }
+
   /// Starts a scope: `first` (the line of a snapshot, or of the update since the state a
   /// reconnecting window had) brings the window to `state`.
   func attach(_ scope: String, first line: String, state: PublishedState) {
     let ready = contents.withLock {
-      $0.removeMark(scope)
+      $0.marked.remove(scope)
       $0.latest[scope] = state
-      $0.delivered[scope] = (state.seq, state.state)
-      $0.append(.line(line))
+      // Until its first line is written the window has nothing of the scope to update.
+      $0.delivered[scope] = nil
+      $0.append(.attached(scope: scope, line: line, state: state))
       return $0.onReady
     }
     signal(ready)
@@ -106,7 +154,7 @@ final class WindowOutbox: Sendable {
 
   func detach(_ scope: String) {
     contents.withLock {
-      $0.removeMark(scope)
+      $0.marked.remove(scope)
       $0.latest[scope] = nil
       $0.delivered[scope] = nil
     }
@@ -126,24 +174,36 @@ final class WindowOutbox: Sendable {
   }
 
 
-  /// The next line to write, with a scope's change made now from what the window has.
+  /// The next line to write, with a scope's change made now from what the window has; nil when
+  /// nothing can be written yet (the queue is empty, or waits for an answer).
   func nextLine() -> String? {
     contents.withLock { contents in
-      while let item = contents.popFirst() {
+      while let item = contents.first {
+        if case let .answer(place) = item {
+          if let update = contents.pendingUpdate() { return update }
+          if let answer = contents.answers.removeValue(forKey: place) {
+            _ = contents.popFirst()
+            return answer.line
+          }
+          // Waits for its answer, unless the window is being let go: then it will get none.
+          guard contents.finished else { return nil }
+          _ = contents.popFirst()
+          continue
+        }
+        _ = contents.popFirst()
         switch item {
         case let .message(message):
           return message.line
-        case let .line(line):
+        case let .attached(scope, line, state):
+          if contents.latest[scope] != nil, contents.delivered[scope] == nil {
+            contents.delivered[scope] = (state.seq, state.state)
+          }
           return line
         case let .scopeChanged(scope):
-          contents.marked.remove(scope)
-          guard let latest = contents.latest[scope] else { continue }
-          let delivered = contents.delivered[scope]
-          contents.delivered[scope] = (latest.seq, latest.state)
-          guard let delivered else {
-            return ServerMessage.update(scope: scope, seq: latest.seq, change: .reset(latest.state)).line
-          }
-          if let line = latest.updateLine(fromSeq: delivered.seq, state: delivered.state) { return line }
+          // A mark already spent (by an update written before an answer) is passed over.
+          if let line = contents.update(of: scope) { return line }
+        case .answer:
+          continue
         }
       }
       return nil

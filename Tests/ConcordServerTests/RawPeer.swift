@@ -28,6 +28,21 @@ final class RawPeer: @unchecked Sendable {
 
   func write(_ text: String) throws { try write(Array(text.utf8)) }
 
+  /// Shuts the write side, as `printf … | socat - UNIX-CONNECT:…` does at the end of its input:
+  /// the daemon reads end of file but can still answer.
+  func shutdownWrite() {
+    _ = shutdown(fd, Int32(SHUT_WR))
+  }
+
+  /// Every line until the daemon closes the connection; throws if it is still open after
+  /// `timeout`.
+  func linesUntilClosed(timeout: TimeInterval = 10) throws -> [String] {
+    var lines: [String] = []
+    let deadline = Date().addingTimeInterval(timeout)
+    while let line = try readLine(timeout: max(0.01, deadline.timeIntervalSinceNow)) { lines.append(line) }
+    return lines
+  }
+
   func send(_ message: ClientMessage) throws {
     try write([UInt8](try coding.line(for: message)))
   }
