@@ -180,7 +180,9 @@ let package = Package(
       dependencies: [
         "ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp", "Workspace", "PropertyRandom",
         "DaemonDriving", .product(name: "GRDB", package: "GRDB.swift"),
-      ]
+      ],
+      // The independent wire peer, run by WireContractTests.
+      exclude: ["wire_contract_peer.py"]
     ),
     .testTarget(
       name: "ConcordLogTests",

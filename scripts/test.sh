@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
-concord_install_system_packages
+# python3 runs the independent wire peer (Tests/ConcordServerTests/wire_contract_peer.py).
+concord_install_system_packages python3
 
 swift build --build-tests
 swift test --skip-build "$@"

@@ -35,21 +35,15 @@ extension HostedApp {
       highestCseq: try log.highestCseqByClient(), replayed: 0)
     try log.forEachEntry(from: booted.seq + 1, through: last) { entry in
       let action = try decodeLogged(entry)
-      // Only a refusal needs the state from before; keeping it for every entry would make each
-      // reduction copy what it mutates, over the whole tail.
-      let before: State? = if case .refused = entry.record.outcome { booted.state } else { nil }
-      let effect = reduce(&booted.state, action)
-      switch (entry.record.outcome, effect.refusal) {
-      case (.applied, nil), (.refused, .some):
-        break
-      case (.applied, let refusal?):
-        throw BootError(
-          description: "replaying entry \(entry.seq) refuses it (\(refusal.reason)), but it was applied when it was written; the state would differ from the one the log records")
-      case (.refused, nil):
-        throw BootError(
-          description: "replaying entry \(entry.seq) applies it, but it was refused when it was written; the state would differ from the one the log records")
+      // A refused entry changed nothing when it was written, so replay leaves it out. The
+      // reducer is not asked again: the daemon also refuses what its reducer would apply (an
+      // action that would make a scope too large to send), for reasons of that moment.
+      if case .applied = entry.record.outcome {
+        if let refusal = reduce(&booted.state, action).refusal {
+          throw BootError(
+            description: "replaying entry \(entry.seq) refuses it (\(refusal.reason)), but it was applied when it was written; the state would differ from the one the log records")
+        }
       }
-      if let before { booted.state = before }
       booted.seq = entry.seq
       booted.replayed += 1
       booted.lastTime = entry.record.at

@@ -58,6 +58,14 @@ extension Host {
     guard var instance = instances[scopeName] ?? startedInstance(scopeName, key: key, scope: scope) else {
       return window.send(.error(code: .unknownScope, message: "\(key) names nothing in the state", cseq: nil))
     }
+    let limit = WireLimits.maximumStateBytes(scope: scopeName)
+    guard instance.published.bytes <= limit else {
+      return window.send(
+        .error(
+          code: .unknownScope,
+          message: "\(scopeName) cannot be shown: its state is \(instance.published.bytes) bytes, more than one line can carry (\(limit))",
+          cseq: nil))
+    }
     let isNew = instance.windows.insert(window).inserted
     instances[scopeName] = instance
     window.outbox.attach(scopeName, first: firstLine(for: instance, since: since), state: instance.published)
@@ -123,7 +131,10 @@ extension Host {
     guard accepting, !stopped else {
       return window.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: cseq))
     }
-    guard client != Self.daemonClient, !client.isEmpty else {
+    if let problem = ClientID.problem(with: client) {
+      return window.send(.error(code: .badMessage, message: problem, cseq: cseq))
+    }
+    guard client != Self.daemonClient else {
       return window.send(.error(code: .badMessage, message: "the client id \"\(client)\" is reserved", cseq: cseq))
     }
     // Exactly once is per account: a client id belongs to the account that first sent with it,

@@ -43,6 +43,8 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   var lastSnapshotSeq: Int64
   /// The highest cseq seen from each client.
   var highestCseq: [String: Int64]
+  /// The last state of each scope that was found to fit in a line (``scopeTooLargeToSend(_:)``).
+  var fittingStates: [String: ProjectedState] = [:]
   /// The account each client id belongs to, as far as it was needed yet (``owner(of:)``).
   var clientOwners: [String: String] = [:]
   /// Reduced, waiting for the next commit.
@@ -162,9 +164,9 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
     let before = state
     var effect = app.reduce(&state, action)
     var record = record
-    if let refusal = effect.refusal {
+    if let reason = effect.refusal?.reason ?? scopeTooLargeToSend(state) {
       state = before
-      record.outcome = .refused(reason: refusal.reason)
+      record.outcome = .refused(reason: WireLimits.bounded(reason))
       effect = .none
     }
     pending.append(Pending(record: record, effect: effect.isNone ? nil : effect))

@@ -20,17 +20,15 @@ extension ClientMessage {
   /// Reads a message from its JSON form.
   ///
   /// Every text a peer names a thing by, or puts in an action, is taken in Normalization Form C
-  /// (``Swift/String/nfc``), and a client id must be one (``ClientID``): from here on, a text
-  /// is the same bytes wherever it is compared, stored or sent.
+  /// (``Swift/String/nfc``): from here on, a text is the same bytes wherever it is compared,
+  /// stored or sent. Client ids are ASCII by rule (``ClientID``), checked by the daemon.
   public init(json: JSONValue) throws(WireError) {
     guard case let .object(fields) = json else { throw .badMessage("a message is a JSON object") }
     let message = Fields(fields)
     let type = try message.string("type")
     switch type {
     case "hello":
-      let client = try message.optionalString("client")
-      if let client { try Fields.checkClientID(client) }
-      self = .hello(protocolVersion: Int(clamping: try message.integer("protocol")), client: client)
+      self = .hello(protocolVersion: Int(clamping: try message.integer("protocol")), client: try message.optionalString("client"))
     case "attach":
       var since: LogPosition?
       if let position = fields["since"], position != .null {
@@ -38,14 +36,15 @@ extension ClientMessage {
         let reader = Fields(positionFields, at: "since.")
         since = LogPosition(logID: try reader.string("log_id"), seq: try reader.integer("seq"))
       }
-      self = .attach(scope: try message.string("scope").nfc, since: since)
+      self = .attach(scope: try message.scope(), since: since)
     case "detach":
-      self = .detach(scope: try message.string("scope").nfc)
+      self = .detach(scope: try message.scope())
     case "send":
       guard let action = fields["action"] else { throw .badMessage(#"the field "action" is missing"#) }
-      let client = try message.string("client")
-      try Fields.checkClientID(client)
-      self = .send(scope: try message.string("scope").nfc, action: action.nfc, client: client, cseq: try message.integer("cseq"))
+      // The client id's rule (``ClientID``) is the daemon's to apply: its error names the cseq.
+      self = .send(
+        scope: try message.scope(), action: action.nfc, client: try message.string("client"),
+        cseq: try message.integer("cseq"))
     case "ping": self = .ping
     case "pong": self = .pong
     case "status": self = .status
@@ -75,8 +74,13 @@ struct Fields {
     return try string(key)
   }
 
-  static func checkClientID(_ client: String) throws(WireError) {
-    if let problem = ClientID.problem(with: client) { throw .badMessage("\(problem) (at client)") }
+  /// The `scope` member, in NFC, at most ``WireLimits/maximumScopeBytes`` long.
+  func scope() throws(WireError) -> String {
+    let scope = try string("scope").nfc
+    guard scope.utf8.count <= WireLimits.maximumScopeBytes else {
+      throw .badMessage("a scope name is at most \(WireLimits.maximumScopeBytes) bytes; this one is \(scope.utf8.count)")
+    }
+    return scope
   }
 
   func integer(_ key: String) throws(WireError) -> Int64 {

@@ -47,6 +47,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
     return (try JSONParser.parse(data), data.count)
   }
 
+  /// The size of an Encodable value's JSON text, in bytes, without reading it back.
+  public static func textBytes<T: Encodable>(of value: T) throws -> Int {
+    try encoder.encode(value).count
+  }
+
   private static let encoder: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .withoutEscapingSlashes

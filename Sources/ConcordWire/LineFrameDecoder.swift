@@ -4,8 +4,8 @@ import NIOCore
 ///
 /// A line longer than the limit is an error (``WireError/lineTooLong``) as soon as the limit is
 /// passed: the decoder never buffers more than one maximum line. A trailing `\r` is dropped so
-/// that a person typing into `socat` is understood; a half line at the end of the stream is
-/// discarded.
+/// that a person typing into `socat` is understood — and, like the newline, it does not count:
+/// 1 MiB and `\r\n` is a 1 MiB line. A half line at the end of the stream is discarded.
 ///
 /// ```swift
 /// try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineFrameDecoder()))
@@ -25,13 +25,16 @@ public struct LineFrameDecoder: ByteToMessageDecoder {
     let view = buffer.readableBytesView
     guard let newline = view[(view.startIndex + searched)...].firstIndex(of: UInt8(ascii: "\n")) else {
       searched = view.count
-      if view.count > maximumBytes { throw WireError.lineTooLong }
+      // One byte more may still be the `\r` of a line that fits.
+      if view.count > maximumBytes + 1 || (view.count == maximumBytes + 1 && view.last != UInt8(ascii: "\r")) {
+        throw WireError.lineTooLong
+      }
       return .needMoreData
     }
     searched = 0
     var length = newline - view.startIndex
-    if length > maximumBytes { throw WireError.lineTooLong }
     if length > 0, view[newline - 1] == UInt8(ascii: "\r") { length -= 1 }
+    if length > maximumBytes { throw WireError.lineTooLong }
     let line = buffer.readSlice(length: length)!
     buffer.moveReaderIndex(to: newline + 1)
     context.fireChannelRead(wrapInboundOut(line))

@@ -24,14 +24,14 @@ extension ServerMessage {
     case let .ack(client, cseq, seq):
       object = ["client": .string(client), "cseq": .integer(cseq), "seq": .integer(seq)]
     case let .refused(client, cseq, seq, reason):
-      object = ["client": .string(client), "cseq": .integer(cseq), "reason": .string(reason)]
+      object = ["client": .string(client), "cseq": .integer(cseq), "reason": .string(WireLimits.bounded(reason))]
       if let seq { object["seq"] = .integer(seq) }
     case let .detached(scope):
       object = ["scope": .string(scope)]
     case .ping, .pong:
       object = [:]
     case let .error(code, message, cseq):
-      object = ["code": .string(code.rawValue), "message": .string(message)]
+      object = ["code": .string(code.rawValue), "message": .string(WireLimits.bounded(message))]
       if let cseq { object["cseq"] = .integer(cseq) }
     case let .status(status):
       object = [

@@ -87,7 +87,11 @@ public enum BoardAction: Codable, Equatable, Sendable {
 }
 
 extension Board {
+  /// The most a card's title, description and labels may hold, in characters: what one card
+  /// adds to the board a window is sent whole stays small (`WireLimits`: 1 MiB a line).
   public static let titleLimit = 200
+  public static let descriptionLimit = 10_000
+  public static let labelLimit = 40
 
   /// The board's own reducer. Undo and redo are the business of ``undoable``, which wraps it.
   public static let reducer = Reducer<Board, Authored<BoardAction>, Void> { board, authored, _ in
@@ -114,6 +118,9 @@ extension Board {
       guard title != nil || description != nil else { return .refuse("say what to change: the title, the description or both") }
       let newTitle = title?.trimmingCharacters(in: .whitespacesAndNewlines)
       if let newTitle, let refusal = titleRefusal(newTitle) { return .refuse(refusal) }
+      if let description, description.count > descriptionLimit {
+        return .refuse("a description is at most \(descriptionLimit.formatted()) characters; this one has \(description.count.formatted())")
+      }
       return board.changeCard(id, by: user, at: at) { card in
         if let newTitle { card.title = newTitle }
         if let description { card.description = description }
@@ -157,6 +164,7 @@ extension Board {
     case let .label(id, label):
       let label = label.trimmingCharacters(in: .whitespaces).lowercased()
       guard !label.isEmpty, !label.contains(" ") else { return .refuse("a label is one word, such as bug") }
+      guard label.count <= labelLimit else { return .refuse("a label is at most \(labelLimit) characters") }
       return board.changeCard(id, by: user, at: at) { card in
         guard !card.labels.contains(label) else { return "#\(id) already has the label \(label)" }
         card.labels.append(label)

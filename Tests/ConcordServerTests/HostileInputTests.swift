@@ -143,15 +143,21 @@ import Testing
     // full, but each time the window takes bytes the clock of the stuck rule starts again, so it
     // stays attached well past the 1 s timeout.
     let (slow, writer) = try notesWindows(daemon)
-    // Notes big enough that the scope's state soon outgrows what one write hands the socket
-    // (1 MiB).
+    // Notes big enough that the scope's state is soon close to what one line carries (1 MiB);
+    // from then on the oldest note goes as each new one comes, so the state stays that large.
     let text = String(repeating: "x", count: 20_000)
     let started = Date()
     var cseq: Int64 = 0
+    var looks = 0
     var taken = 0
     while Date().timeIntervalSince(started) < 3 {
+      looks += 1
       cseq += 1
       try addNote(cseq, text, by: writer)
+      if looks > 40 {
+        cseq += 1
+        try removeNote(Int64(looks - 40), cseq, by: writer)
+      }
       // It talks at every change, so it is never pinged: only the stuck rule could drop it.
       guard (try? slow.send(.ping)) != nil, let bytes = slow.drain(upTo: 16_384) else {
         Issue.record("a window reading \(taken) bytes in \(Date().timeIntervalSince(started)) s was dropped as stuck")
@@ -161,7 +167,7 @@ import Testing
     }
     // The window was behind all along: nearly every time it looked, more was waiting than it
     // took, and something still is.
-    #expect(taken >= (Int(cseq) - 2) * 16_384, "took \(taken) bytes over \(cseq) changes")
+    #expect(taken >= (looks - 2) * 16_384, "took \(taken) bytes over \(looks) looks")
     #expect(slow.unreadBytes > 0)
   }
 
@@ -174,6 +180,12 @@ import Testing
     try writer.hello()
     _ = try writer.attach("notes")
     return (watched, writer)
+  }
+
+  /// Removes note `id` and waits for the daemon's answer.
+  private func removeNote(_ id: Int64, _ cseq: Int64, by writer: RawPeer) throws {
+    try writer.send(.send(scope: "notes", action: ["remove": ["id": .integer(id)]], client: "writer", cseq: cseq))
+    try writer.receive { if case .ack(_, cseq, _) = $0 { true } else { false } }
   }
 
   /// Adds note `cseq` (`text` after its number) and waits for the daemon's answer.

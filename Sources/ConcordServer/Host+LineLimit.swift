@@ -1,0 +1,34 @@
+import ConcordWire
+
+/// Every line the daemon writes fits the limit it imposes on its peers (1 MiB): a scope's state
+/// is sent whole in a snapshot, so an action that would make a state too large to send is
+/// refused, with the reason, like any other refusal.
+extension Host {
+  /// Why `state` cannot be sent to the windows, when one of its scopes would not fit in a line:
+  /// the scopes windows watch, and every scope without a parameter (anyone may attach to them).
+  /// A parameterized scope nobody watches is bounded by the app (a card's texts have limits);
+  /// if one is still too large when a window attaches, the window is told so.
+  ///
+  /// Only a scope whose state changed since it last fitted is measured.
+  func scopeTooLargeToSend(_ state: State) -> String? {
+    for (name, instance) in instances where !instance.windows.isEmpty {
+      if let reason = tooLarge(instance.scope.project(state, instance.key.parameter), as: name) { return reason }
+    }
+    for scope in app.scopes where !scope.isParameterized && instances[scope.name]?.windows.isEmpty != false {
+      if let reason = tooLarge(scope.project(state, nil), as: scope.name) { return reason }
+    }
+    return nil
+  }
+
+  private func tooLarge(_ projected: ProjectedState?, as name: String) -> String? {
+    guard let projected, !projected.hasSameValue(as: fittingStates[name]) else { return nil }
+    // A state that cannot be encoded is shown as null (`encodedState`): that fits.
+    guard let bytes = try? projected.textBytes() else { return nil }
+    let limit = WireLimits.maximumStateBytes(scope: name)
+    guard bytes <= limit else {
+      return "this would make the state of \(name) \(bytes.formatted()) bytes, more than one line to a window can carry (\(limit.formatted())); make it smaller first"
+    }
+    fittingStates[name] = projected
+    return nil
+  }
+}
