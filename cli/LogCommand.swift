@@ -57,6 +57,8 @@ struct LogCommand: ParsableCommand {
         }
         try sink.close()
       } catch {
+        // A half-written export holds decrypted entries: it must not stay behind.
+        sink.discard()
         throw CommandFailure(message: "\(error)")
       }
       progress.finish()
@@ -179,6 +181,13 @@ struct OutputSink {
 
   mutating func write(_ line: String) throws {
     try handle.write(contentsOf: Data((line + "\n").utf8))
+  }
+
+  /// Removes the temporary file of an export that failed (nothing to do on standard output).
+  func discard() {
+    guard let temporary else { return }
+    try? handle.close()
+    try? FileManager.default.removeItem(atPath: temporary)
   }
 
   func close() throws {

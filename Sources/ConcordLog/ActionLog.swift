@@ -183,9 +183,10 @@ public final class ActionLog: Sendable {
       }
     }
     do {
+      // The database holds nothing readable, but it is still nobody else's business; its -wal
+      // and -shm take its mode when SQLite makes them.
+      PrivateDatabaseFile.prepare(path)
       let pool = try DatabasePool(path: path, configuration: configuration)
-      // The database holds nothing readable, but it is still nobody else's business.
-      chmod(path, 0o600)
       // A commit must survive a power loss, not only a crash of the process.
       try FullSync.require(on: pool)
       return pool
