@@ -28,10 +28,18 @@ public final class ActionLog: Sendable {
     /// When set, the database may not grow past this many pages (a quota; tests use it to make
     /// the disk "full").
     public var maximumPageCount: Int?
+    /// Told each checkpoint once it is signed and stored: the daemon writes it to its own log
+    /// output, a second copy outside the home that someone who can edit the home cannot
+    /// rewrite. Called in the writer's turn; it must not call back into the log.
+    public var onCheckpoint: (@Sendable (Checkpoint) -> Void)?
 
-    public init(checkpointInterval: Int64 = 1024, maximumPageCount: Int? = nil) {
+    public init(
+      checkpointInterval: Int64 = 1024, maximumPageCount: Int? = nil,
+      onCheckpoint: (@Sendable (Checkpoint) -> Void)? = nil
+    ) {
       self.checkpointInterval = checkpointInterval
       self.maximumPageCount = maximumPageCount
+      self.onCheckpoint = onCheckpoint
     }
   }
 
@@ -102,6 +110,7 @@ public final class ActionLog: Sendable {
       try database.write { db in try meta.save(db) }
       let log = try ActionLog(path: url, database: database, keys: keys, meta: meta, options: options)
       try DurableFile.write(Array((meta.signingPublic.hex + "\n").utf8), to: log.publicKeyFile.path)
+      try log.writeGenesisCheckpoint()
       return log
     } catch let error as LogError {
       throw error
