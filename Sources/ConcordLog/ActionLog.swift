@@ -102,7 +102,12 @@ public final class ActionLog: Sendable {
       if let existing {
         let keys = try unlock(existing, with: source, path: path)
         try migrator.migrate(database)
-        return try ActionLog(path: url, database: database, keys: keys, meta: existing, options: options)
+        let log = try ActionLog(path: url, database: database, keys: keys, meta: existing, options: options)
+        // A log left empty by a stop between its creation and its checkpoint file: with no
+        // entry there is nothing the file could hide, so it is written now. Best effort; a
+        // log with entries and no file is for verify to report, not for opening to mend.
+        if log.lastSeq == 0, try DurableFile.read(log.checkpointFile.path) == nil { try? log.writeGenesisCheckpoint() }
+        return log
       }
       try refuseCutShort(url, lastSeq: 0, logID: nil)
       try migrator.migrate(database)
@@ -130,6 +135,8 @@ public final class ActionLog: Sendable {
       case let .checkpoint(vouchedLogID, vouched) = CheckpointFile.newest(in: bytes)
     else { return }
     guard let logID else {
+      // A file that vouches for no entry (a new log's) is no evidence of anything lost.
+      guard vouched.seq > 0 else { return }
       throw LogError.corruptEntry(
         seq: 1,
         reason: "truncated tail: \(url.path) holds no log, but \(file.path) vouches for entry \(vouched.seq) of log \(vouchedLogID.hex) (was its -wal file deleted?); move the checkpoint file away to start a new log")
