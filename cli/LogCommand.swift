@@ -23,7 +23,7 @@ struct LogCommand: ParsableCommand {
         Examples:
           concord log export --format jsonl -o audit.jsonl
           concord log export --format csv --from 100 --to 200
-          concord log export --scope card:1     # for reading: a filtered export does not verify
+          concord log export --scope card:1     # other scopes' entries as hash-only stubs
         """)
 
     @OptionGroup var log: LogOptions
@@ -37,7 +37,7 @@ struct LogCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The last entry (default: the end).", valueName: "SEQ"))
     var to: Int64?
 
-    @Option(help: ArgumentHelp("Only this scope's entries (the export then no longer verifies as a chain).", valueName: "SCOPE"))
+    @Option(help: ArgumentHelp("Disclose only this scope's entries; the others are hash-only stubs, so the chain still verifies.", valueName: "SCOPE"))
     var scope: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (default: standard output).", valueName: "FILE"))
@@ -57,6 +57,8 @@ struct LogCommand: ParsableCommand {
         }
         try sink.close()
       } catch {
+        // A half-written export holds decrypted entries: it must not stay behind.
+        sink.discard()
         throw CommandFailure(message: "\(error)")
       }
       progress.finish()
@@ -71,6 +73,7 @@ struct LogCommand: ParsableCommand {
 
         Examples:
           concord log verify
+          concord log verify --checkpoint "$(journalctl -u concordd | grep 'checkpoint seq=' | tail -1)"
           concord log verify audit.jsonl --public-key log.sqlite.pub
         """)
 
@@ -82,22 +85,51 @@ struct LogCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The log's public key file, for an export (default: the key in its header).", valueName: "FILE"))
     var publicKey: String?
 
+    @Flag(help: "Verify a log that has no checkpoint file beside it (a cut tail then goes unnoticed).")
+    var withoutCheckpointFile = false
+
+    @Option(
+      name: .customLong("checkpoint"),
+      help: ArgumentHelp(
+        "A checkpoint concordd logged (its line, or `seq=N head=HEX`), kept outside the home: the log must still hold it. Repeatable.",
+        valueName: "LINE"))
+    var witnessedCheckpoints: [String] = []
+
     func run() throws {
       if let exportFile { return try verifyExport(exportFile) }
+      let witnessed = try witnessed()
       let actionLog = try log.openLog()
       var progress = ProgressBar("verifying")
       let report: VerificationReport
       do {
-        report = try actionLog.verify { done, total in progress.update(done, of: total) }
+        report = try actionLog.verify(withoutCheckpointFile: withoutCheckpointFile, witnessed: witnessed) { done, total in
+          progress.update(done, of: total)
+        }
       } catch {
         throw CommandFailure(message: "\(error)")
       }
       progress.finish()
       for note in report.notes { print("note: \(note)") }
       if let failure = report.failure {
-        throw CommandFailure(message: "the log does not verify: \(failure)")
+        var message = "the log does not verify: \(failure)"
+        if case .noCheckpointFile = failure.problem {
+          message += " (pass --without-checkpoint-file to verify the rest)"
+        }
+        throw CommandFailure(message: message)
       }
       print("verified \(report.verifiedEntries) entries and \(report.checkedCheckpoints) signed checkpoints")
+    }
+
+    /// The `--checkpoint` lines as heads by seq; a line that names none is a usage error.
+    private func witnessed() throws -> [Int64: [UInt8]] {
+      var heads: [Int64: [UInt8]] = [:]
+      for line in witnessedCheckpoints {
+        guard let witness = WitnessedCheckpoint(line: line) else {
+          throw CommandFailure.usage("--checkpoint takes a line with seq=N head=HEX (64 hex digits), not \(line)")
+        }
+        heads[witness.seq] = witness.head
+      }
+      return heads
     }
 
     private func verifyExport(_ path: String) throws {
@@ -179,6 +211,13 @@ struct OutputSink {
 
   mutating func write(_ line: String) throws {
     try handle.write(contentsOf: Data((line + "\n").utf8))
+  }
+
+  /// Removes the temporary file of an export that failed (nothing to do on standard output).
+  func discard() {
+    guard let temporary else { return }
+    try? handle.close()
+    try? FileManager.default.removeItem(atPath: temporary)
   }
 
   func close() throws {

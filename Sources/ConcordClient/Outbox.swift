@@ -36,13 +36,13 @@ public final class Outbox: Sendable {
         at: home.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       let sealer = try LocalSealer(keyFile: home.key, purpose: .outbox)
       let path = home.outbox.path
-      let isNew = !FileManager.default.fileExists(atPath: path)
+      // Mode 0600 before SQLite opens it, so its -wal and -shm are made 0600 too.
+      PrivateDatabaseFile.prepare(path)
       var configuration = Configuration()
       // Several windows and commands share the file: they wait for each other's writes.
       configuration.busyMode = .timeout(10)
       configuration.journalMode = .wal
       let database = try openWaitingForOthers(path: path, configuration: configuration)
-      if isNew { chmod(path, 0o600) }
       // A queued action must survive a power loss: the window has told its user it is kept.
       try FullSync.require(on: database)
       // Idempotent, in one transaction: two windows opening a new outbox at once both succeed.

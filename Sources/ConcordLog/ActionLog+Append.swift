@@ -55,7 +55,10 @@ extension ActionLog {
         // The batch is durable already: a checkpoint file that cannot be written now (a full
         // disk) must not make it look lost. It is remembered; the next checkpoint, and
         // `close()`, try again.
-        if let due { try? writeCheckpointFile(due) }
+        if let due {
+          options.onCheckpoint?(due)
+          try? writeCheckpointFile(due)
+        }
         return written.0
       }
     }

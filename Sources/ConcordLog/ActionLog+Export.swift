@@ -13,8 +13,11 @@ extension ActionLog {
   /// try log.exportAudit(format: .jsonl) { line in print(line) }
   /// ```
   ///
-  /// With `scope`, only that scope's records are written (`board`, or `card:42`): a view for
-  /// reading, which no longer verifies as a chain — verify an unfiltered export.
+  /// With `scope` (`board`, or `card:42`), only that scope's entries are disclosed; every other
+  /// entry of the range is written as a hash-only stub (its seq, prev_hash and hash), so the
+  /// export still verifies as one unbroken chain while showing nothing of what it hides. The
+  /// header then names the scope, and its first and last times are those of the disclosed
+  /// entries (a second pass over the range finds them).
   public func exportAudit(
     format: AuditFormat, from: Int64 = 1, through: Int64? = nil, scope: String? = nil,
     to write: (String) throws -> Void
@@ -35,20 +38,34 @@ extension ActionLog {
       }
     }
     let count: Int64 = summary?[0] ?? 0
-    let firstTime: Int64? = summary?[1]
-    let lastTime: Int64? = summary?[2]
-    let header = AuditText.json([
-      "type": .string("header"),
-      "format": .string(AuditExport.formatName),
-      "log_id": .string(logID.hex),
-      "from": .int(first),
-      "to": .int(last),
-      "count": .int(count),
-      "first_time": firstTime.map { .string(AuditText.time(milliseconds: $0)) } ?? .null,
-      "last_time": lastTime.map { .string(AuditText.time(milliseconds: $0)) } ?? .null,
-      "public_key": .string(publicKey.hex),
-      "prev_hash": .string(previous.hex),
-    ])
+    var firstTime: Int64? = summary?[1]
+    var lastTime: Int64? = summary?[2]
+    if let scope {
+      // The scope is sealed inside each entry: the disclosed entries' times take a pass.
+      (firstTime, lastTime) = (nil, nil)
+      if last >= first {
+        try forEachEntry(from: first, through: last) { entry in
+          guard entry.record.scope == scope else { return }
+          let at = entry.record.at.milliseconds
+          (firstTime, lastTime) = (min(firstTime ?? at, at), max(lastTime ?? at, at))
+        }
+      }
+    }
+    var members: [(String, AuditText.JSONField)] = [
+      ("type", .string("header")),
+      ("format", .string(AuditExport.formatName)),
+      ("log_id", .string(logID.hex)),
+      ("from", .int(first)),
+      ("to", .int(last)),
+      ("count", .int(count)),
+      ("first_time", firstTime.map { .string(AuditText.time(milliseconds: $0)) } ?? .null),
+      ("last_time", lastTime.map { .string(AuditText.time(milliseconds: $0)) } ?? .null),
+      ("public_key", .string(publicKey.hex)),
+      ("prev_hash", .string(previous.hex)),
+    ]
+    // Only a scoped export names a scope: an unfiltered one keeps the bytes it always had.
+    if let scope { members.insert(("scope", .string(scope)), at: 3) }
+    let header = AuditText.json(members)
     switch format {
     case .jsonl: try write(header)
     case .csv:
@@ -61,6 +78,8 @@ extension ActionLog {
       try forEachEntry(from: first, through: last) { entry in
         if scope == nil || entry.record.scope == scope {
           try write(AuditExport.line(for: entry, format: format))
+        } else {
+          try write(AuditExport.stubLine(for: entry, format: format))
         }
         head = entry.hash
         headSeq = entry.seq

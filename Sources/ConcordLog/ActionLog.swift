@@ -28,10 +28,18 @@ public final class ActionLog: Sendable {
     /// When set, the database may not grow past this many pages (a quota; tests use it to make
     /// the disk "full").
     public var maximumPageCount: Int?
+    /// Told each checkpoint once it is signed and stored: the daemon writes it to its own log
+    /// output, a second copy outside the home that someone who can edit the home cannot
+    /// rewrite. Called in the writer's turn; it must not call back into the log.
+    public var onCheckpoint: (@Sendable (Checkpoint) -> Void)?
 
-    public init(checkpointInterval: Int64 = 1024, maximumPageCount: Int? = nil) {
+    public init(
+      checkpointInterval: Int64 = 1024, maximumPageCount: Int? = nil,
+      onCheckpoint: (@Sendable (Checkpoint) -> Void)? = nil
+    ) {
       self.checkpointInterval = checkpointInterval
       self.maximumPageCount = maximumPageCount
+      self.onCheckpoint = onCheckpoint
     }
   }
 
@@ -94,7 +102,12 @@ public final class ActionLog: Sendable {
       if let existing {
         let keys = try unlock(existing, with: source, path: path)
         try migrator.migrate(database)
-        return try ActionLog(path: url, database: database, keys: keys, meta: existing, options: options)
+        let log = try ActionLog(path: url, database: database, keys: keys, meta: existing, options: options)
+        // A log left empty by a stop between its creation and its checkpoint file: with no
+        // entry there is nothing the file could hide, so it is written now. Best effort; a
+        // log with entries and no file is for verify to report, not for opening to mend.
+        if log.lastSeq == 0, try DurableFile.read(log.checkpointFile.path) == nil { try? log.writeGenesisCheckpoint() }
+        return log
       }
       try refuseCutShort(url, lastSeq: 0, logID: nil)
       try migrator.migrate(database)
@@ -102,6 +115,7 @@ public final class ActionLog: Sendable {
       try database.write { db in try meta.save(db) }
       let log = try ActionLog(path: url, database: database, keys: keys, meta: meta, options: options)
       try DurableFile.write(Array((meta.signingPublic.hex + "\n").utf8), to: log.publicKeyFile.path)
+      try log.writeGenesisCheckpoint()
       return log
     } catch let error as LogError {
       throw error
@@ -121,6 +135,8 @@ public final class ActionLog: Sendable {
       case let .checkpoint(vouchedLogID, vouched) = CheckpointFile.newest(in: bytes)
     else { return }
     guard let logID else {
+      // A file that vouches for no entry (a new log's) is no evidence of anything lost.
+      guard vouched.seq > 0 else { return }
       throw LogError.corruptEntry(
         seq: 1,
         reason: "truncated tail: \(url.path) holds no log, but \(file.path) vouches for entry \(vouched.seq) of log \(vouchedLogID.hex) (was its -wal file deleted?); move the checkpoint file away to start a new log")
@@ -183,9 +199,10 @@ public final class ActionLog: Sendable {
       }
     }
     do {
+      // The database holds nothing readable, but it is still nobody else's business; its -wal
+      // and -shm take its mode when SQLite makes them.
+      PrivateDatabaseFile.prepare(path)
       let pool = try DatabasePool(path: path, configuration: configuration)
-      // The database holds nothing readable, but it is still nobody else's business.
-      chmod(path, 0o600)
       // A commit must survive a power loss, not only a crash of the process.
       try FullSync.require(on: pool)
       return pool

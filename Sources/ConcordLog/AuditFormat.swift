@@ -11,6 +11,10 @@ public enum AuditFormat: String, Sendable, CaseIterable {
 /// always exports to the same bytes.
 enum AuditText {
   static func json(_ fields: KeyValuePairs<String, JSONField>) -> String {
+    json(fields.map { ($0.key, $0.value) })
+  }
+
+  static func json(_ fields: [(String, JSONField)]) -> String {
     var out = "{"
     var first = true
     for (key, value) in fields {
@@ -56,15 +60,24 @@ enum AuditText {
     return out + "\""
   }
 
-  /// One CSV field. Text a spreadsheet would run as a formula (it starts with `=`, `+`, `-` or
-  /// `@`) gets a leading `'`, as OWASP advises: users write actions, scopes and reasons, and an
-  /// auditor opening the file must not run them. The JSONL export keeps the exact text.
+  /// One CSV field. Text a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`,
+  /// tab or CR) gets a leading `'`, as OWASP advises: users write actions, scopes and reasons,
+  /// and an auditor opening the file must not run them. Text that starts with `'` gets one too,
+  /// so the guard can be undone without guessing: a field that starts with `'` had exactly one
+  /// added, and removing it gives back the exact text the chain hash covers. The JSONL export
+  /// keeps the exact text.
   static func csvField(_ value: String) -> String {
     var value = value
-    if let first = value.first, "=+-@".contains(first) { value = "'" + value }
-    guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+    if let first = value.unicodeScalars.first, csvGuarded.contains(first) { value = "'" + value }
+    // By scalar, not by Character: "\r\n" is one Character, equal to neither "\r" nor "\n".
+    guard value.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+      return value
+    }
     return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
+
+  /// The first characters that make a CSV field guarded with a leading `'`.
+  static let csvGuarded: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r", "'"]
 
   /// `2026-11-21T07:30:41.778Z`: ISO 8601, UTC, milliseconds.
   static func time(milliseconds: Int64) -> String {

@@ -34,7 +34,13 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
     let lock = try DaemonLock(path: ConcordHome(home).pidFile.path)
     let log: ActionLog
     do {
-      log = try ActionLog.open(at: configuration.logURL, key: configuration.key)
+      // Each checkpoint also goes to the daemon's own log output: a copy outside the home.
+      let logger = self.logger
+      log = try ActionLog.open(
+        at: configuration.logURL, key: configuration.key,
+        options: .init(onCheckpoint: { checkpoint in
+          logger.notice("checkpoint seq=\(checkpoint.seq) head=\(checkpoint.head.hex)")
+        }))
     } catch {
       throw DaemonError("\(error)")
     }

@@ -187,6 +187,8 @@ import Testing
     let log = try fixture.open(options: .init(checkpointInterval: 10))
     // Something stands where the checkpoint file goes: it cannot be written.
     let checkpointPath = fixture.databaseURL.path + ".checkpoint"
+    // The file made with the log (vouching for no entry yet) is replaced by the obstacle.
+    try FileManager.default.removeItem(atPath: checkpointPath)
     try FileManager.default.createDirectory(atPath: checkpointPath, withIntermediateDirectories: false)
     let appended = try log.append((1...10).map { record($0) })
     #expect(appended.map(\.entry.seq) == Array(1...10))
@@ -203,6 +205,8 @@ import Testing
     let fixture = LogFixture()
     let log = try fixture.open(options: .init(checkpointInterval: 10))
     let checkpointPath = fixture.databaseURL.path + ".checkpoint"
+    // The file made with the log (vouching for no entry yet) is replaced by the obstacle.
+    try FileManager.default.removeItem(atPath: checkpointPath)
     try FileManager.default.createDirectory(atPath: checkpointPath, withIntermediateDirectories: false)
     try log.append((1...10).map { record($0) })
     #expect(log.checkpointFileFailure != nil)

@@ -56,7 +56,7 @@ import Testing
     #expect(AuditExport.verify(lines: annotated).failure?.line == 4)
     var extra = try exported(log)
     extra[2] = extra[2].replacingOccurrences(of: #"{"type":"entry","#, with: #"{"type":"entry","note":"x","#)
-    #expect(AuditExport.verify(lines: extra).failure?.reason.contains("unknown field note") == true)
+    #expect(AuditExport.verify(lines: extra).failure?.reason.contains("unknown member note") == true)
     var relabelled = try exported(log)
     relabelled[0] = relabelled[0].replacingOccurrences(of: #""to":20"#, with: #""to":25"#)
     #expect(AuditExport.verify(lines: relabelled).isSound == false)

@@ -18,12 +18,13 @@ import Testing
     let fixture = LogFixture()
     let log = try fixture.open(options: .init(checkpointInterval: 10))
     try log.append((1...10).map { record($0) })
-    // The first write makes the file, with the checkpoint in both slots.
-    #expect(try [slot(0, of: log)?.seq, slot(1, of: log)?.seq] == [10, 10])
+    // A new log's file holds its genesis checkpoint (seq 0) in both slots; the first
+    // checkpoint of entries takes the first slot.
+    #expect(try [slot(0, of: log)?.seq, slot(1, of: log)?.seq] == [10, 0])
     try log.append((11...20).map { record($0) })
-    #expect(try [slot(0, of: log)?.seq, slot(1, of: log)?.seq] == [20, 10])
+    #expect(try [slot(0, of: log)?.seq, slot(1, of: log)?.seq] == [10, 20])
     try log.append((21...30).map { record($0) })
-    #expect(try [slot(0, of: log)?.seq, slot(1, of: log)?.seq] == [20, 30])
+    #expect(try [slot(0, of: log)?.seq, slot(1, of: log)?.seq] == [30, 20])
     try log.close()
     #expect(try fixture.open().verify().isSound)
   }
@@ -54,8 +55,7 @@ import Testing
     let fixture = LogFixture()
     let log = try fixture.open(options: .init(checkpointInterval: 10))
     try log.append((1...10).map { record($0) })
-    // Both slots hold entry 10; tearing the second makes it the one to overwrite (the first
-    // would be chosen if the slots were equal).
+    // The slots hold entries 10 and 0; tearing the second keeps it the one to overwrite.
     let handle = try FileHandle(forWritingTo: log.checkpointFile)
     try handle.seek(toOffset: UInt64(CheckpointFile.slotBytes))
     try handle.write(contentsOf: Data(repeating: 0, count: 40))

@@ -12,9 +12,13 @@ import Testing
     try log.append((1...50).map { record($0) })
     try log.close()
     // Copied before the log is let go (SQLite would empty the WAL on the last close by itself):
-    // the database file and the key, without the WAL, as a daemon's home is after a clean stop.
+    // the database file, its checkpoint file and the key, without the WAL, as a daemon's home
+    // is after a clean stop.
     let copy = LogFixture()
-    try FileManager.default.copyItem(at: fixture.databaseURL, to: copy.databaseURL)
+    for suffix in ["", ".checkpoint"] {
+      try FileManager.default.copyItem(
+        atPath: fixture.databaseURL.path + suffix, toPath: copy.databaseURL.path + suffix)
+    }
     try FileManager.default.copyItem(at: fixture.keyURL, to: copy.keyURL)
     let reopened = try copy.open()
     #expect(reopened.lastSeq == 50)

@@ -98,7 +98,26 @@ import Testing
     #expect(seen == Array(1...8))
   }
 
-  @Test func aCheckpointFileFromElsewhereIsABreakAndAMissingOneIsANote() throws {
+  /// A new log has its checkpoint file from the start (vouching for no entry); an empty log
+  /// that lost it (a stop between creating the database and the file) gets it at the next open.
+  @Test func anEmptyLogHasItsCheckpointFileFromTheStart() throws {
+    let fixture = LogFixture()
+    let log = try fixture.open()
+    #expect(FileManager.default.fileExists(atPath: log.checkpointFile.path))
+    try FileManager.default.removeItem(at: log.checkpointFile)
+    let reopened = try fixture.open()
+    #expect(FileManager.default.fileExists(atPath: reopened.checkpointFile.path))
+    try reopened.append([record(1)])
+    #expect(try reopened.verify().isSound)
+
+    // A file of no entries is no evidence: a database removed beside it may be started anew.
+    let empty = LogFixture()
+    _ = try empty.open()
+    try FileManager.default.removeItem(at: empty.databaseURL)
+    #expect(try empty.open().lastSeq == 0)
+  }
+
+  @Test func aCheckpointFileFromElsewhereIsABreakAndAMissingOneFailsUnlessWaived() throws {
     let fixture = LogFixture()
     let log = try logWith(20, fixture)
     let other = LogFixture()
@@ -106,8 +125,10 @@ import Testing
     try stranger.append([record(1)])
     try stranger.close()
 
+    // A log has its checkpoint file from its creation on: without it, a cut tail would hide.
     try FileManager.default.removeItem(at: log.checkpointFile)
-    let unanchored = try log.verify()
+    #expect(try log.verify().failure == .init(seq: 20, problem: .noCheckpointFile(path: log.checkpointFile.path, lastSeq: 20)))
+    let unanchored = try log.verify(withoutCheckpointFile: true)
     #expect(unanchored.isSound)
     #expect(unanchored.notes.contains { $0.contains("truncated tail cannot be detected") })
 
