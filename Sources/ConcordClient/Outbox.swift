@@ -3,6 +3,10 @@ import ConcordWire
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The client's durable side: the actions waiting for the daemon, and the last state seen of
 /// each scope, in `outbox.sqlite` in `CONCORD_HOME` (mode 0600, every record sealed with the
 /// user's key, like the log).
@@ -36,13 +40,12 @@ public final class Outbox: Sendable {
         at: home.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       let sealer = try LocalSealer(keyFile: home.key, purpose: .outbox)
       let path = home.outbox.path
-      let isNew = !FileManager.default.fileExists(atPath: path)
+      try createPrivately(path)
       var configuration = Configuration()
       // Several windows and commands share the file: they wait for each other's writes.
       configuration.busyMode = .timeout(10)
       configuration.journalMode = .wal
       let database = try openWaitingForOthers(path: path, configuration: configuration)
-      if isNew { chmod(path, 0o600) }
       // A queued action must survive a power loss: the window has told its user it is kept.
       try FullSync.require(on: database)
       // Idempotent, in one transaction: two windows opening a new outbox at once both succeed.
@@ -67,6 +70,15 @@ public final class Outbox: Sendable {
     } catch {
       throw .local("the outbox at \(home.outbox.path) cannot be opened: \(error)")
     }
+  }
+
+  /// Creates the file 0600 if it is missing, before SQLite opens it: SQLite gives the `-wal` and
+  /// `-shm` files it makes the database file's mode, so none of the three is ever readable by
+  /// others (a group let through the home by `concordd --allow-group` included).
+  private static func createPrivately(_ path: String) throws {
+    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw ClientError.local("the outbox at \(path) cannot be created: \(String(cString: strerror(errno)))") }
+    Glibc.close(fd)
   }
 
   /// Opens the database, waiting (up to 10 s) while another process holds it: switching a new
