@@ -56,6 +56,44 @@ import Testing
     #expect(try ConcordCLI.run(["state", "counter"], home: home).output.trimmingCharacters(in: .whitespacesAndNewlines) == "3")
   }
 
+  /// What a window was shown counts as much as what was acknowledged: a window that only watched
+  /// another person's actions catches the rollback, and so does every command of its home.
+  @Test func aWindowThatWasShownNewerEntriesCatchesTheRollback() throws {
+    let home = DaemonProcess.makeHome()
+    let older = DaemonProcess.makeHome()
+    defer {
+      try? FileManager.default.removeItem(at: home)
+      try? FileManager.default.removeItem(at: older)
+    }
+    var daemon = try DaemonProcess(home: home).start()
+    #expect(daemon.terminate() == 0)
+    try copyLog(from: home, to: older)
+
+    daemon = try DaemonProcess(home: home).start()
+    let window = try RunningCLI(["attach", "counter", "--json"], home: home)
+    try window.readLine(containing: #""type":"snapshot""#)
+    let other = try RawPeer(path: daemon.socketPath)
+    try other.hello()
+    _ = try other.attach("counter")
+    for cseq in Int64(1)...3 {
+      try other.send(.send(scope: "counter", action: ["increment": [:]], client: "someone-else", cseq: cseq))
+    }
+    let update = try window.readLine(containing: #""type":"update""#, #""reset":3"#)
+    let seen = try #require(update.firstMatch(of: /"seq":(\d+)/).flatMap { Int64($0.1) })
+    other.close()
+    #expect(daemon.terminate() == 0)
+
+    try copyLog(from: older, to: home)
+    daemon = try DaemonProcess(home: home).start()
+    defer { _ = daemon.terminate() }
+    let rolledBack = try window.readLine(containing: #""type":"log-rolled-back""#, timeout: 20)
+    #expect(rolledBack.contains("but this home has seen \(seen): the log was rolled back"), "\(rolledBack)")
+    window.stop()
+    let refused = try ConcordCLI.run(["send", "counter", "inc"], home: home)
+    #expect(refused.status == 1)
+    #expect(refused.error.contains("but this home has seen \(seen): the log was rolled back"), "\(refused.error)")
+  }
+
   /// Replaces the log's files in `destination` with those in `source`: the database, its
   /// checkpoint and public key (a cleanly stopped daemon leaves no -wal or -shm).
   private func copyLog(from source: URL, to destination: URL) throws {
