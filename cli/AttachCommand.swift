@@ -64,7 +64,7 @@ struct JSONWindow {
       events = []
       if inputClosed, !session.hasUnanswered || !session.isConnected {
         if !session.isConnected, session.waitingCount > 0 {
-          if let divergence = session.divergence {
+          if let divergence = session.divergence, case .rolledBack = divergence {
             throw CommandFailure(message: "\(divergence); \(session.waitingCount) action(s) wait in the outbox: \(divergence.decision)")
           }
           throw CommandFailure(message: "the daemon is unreachable; \(session.waitingCount) action(s) wait in the outbox", code: .daemonUnreachable)
