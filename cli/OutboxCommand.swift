@@ -49,8 +49,8 @@ struct OutboxCommand: ParsableCommand {
 
         Examples:
           concord outbox sync
-          concord outbox sync --force              # the daemon's log was replaced; send anyway
-          concord outbox sync --accept-rollback    # the daemon's log went back; accept it as it is
+          concord outbox sync --force            # the log was replaced: send anyway
+          concord outbox sync --accept-rollback  # the log went back: accept it
         """)
 
     @OptionGroup var options: HomeOptions
