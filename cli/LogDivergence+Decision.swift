@@ -8,7 +8,9 @@ extension LogDivergence {
     case .replaced:
       "`concord outbox sync --force` sends the queue to this log anyway, `concord outbox drop --all` forgets it"
     case .rolledBack:
-      "`concord outbox sync --accept-rollback` accepts the daemon's log as it is and sends the queue, `concord outbox drop --all` forgets it"
+      // Dropping the queue decides nothing here: nothing is sent to this daemon, queued or not,
+      // until its log is accepted.
+      "`concord outbox sync --accept-rollback` accepts the daemon's log as it is and sends the queue (`concord outbox drop` first takes out what should not go)"
     }
   }
 }
