@@ -63,7 +63,12 @@ struct JSONWindow {
       for event in events { show(event) }
       events = []
       if inputClosed, !session.hasUnanswered || !session.isConnected {
-        if !session.isConnected, session.waitingCount > 0 { throw CommandFailure(message: "the daemon is unreachable; \(session.waitingCount) action(s) wait in the outbox", code: .daemonUnreachable) }
+        if !session.isConnected, session.waitingCount > 0 {
+          if let divergence = session.divergence, case .rolledBack = divergence {
+            throw CommandFailure(message: "\(divergence); \(session.waitingCount) action(s) wait in the outbox: \(divergence.decision)")
+          }
+          throw CommandFailure(message: "the daemon is unreachable; \(session.waitingCount) action(s) wait in the outbox", code: .daemonUnreachable)
+        }
         return
       }
       let ready = waitForInput(socket: session.fileDescriptor, milliseconds: 100, watchingInput: !inputClosed)
@@ -106,8 +111,17 @@ struct JSONWindow {
       emit(["type": "status", "connected": false, "reason": .string(reason), "waiting": .integer(Int64(session.waitingCount))])
     case let .replayed(action, outcome):
       emit(["type": "replayed", "cseq": .integer(action.cseq), "scope": .string(action.scope), "outcome": .string(outcome.description)])
-    case let .logReplaced(known, now):
-      emit(["type": "log-replaced", "known": .string(known), "now": .string(now), "waiting": .integer(Int64(session.waitingCount))])
+    case let .logDiverged(divergence):
+      let waiting = JSONValue.integer(Int64(session.waitingCount))
+      switch divergence {
+      case let .replaced(known, now):
+        emit(["type": "log-replaced", "known": .string(known), "now": .string(now), "waiting": waiting])
+      case let .rolledBack(logEndsAt, seen):
+        emit([
+          "type": "log-rolled-back", "message": .string("\(divergence)"), "log_ends_at": .integer(logEndsAt),
+          "seen": .integer(seen), "waiting": waiting,
+        ])
+      }
     case let .queued(cseq, waiting):
       emit(["type": "queued", "cseq": .integer(cseq), "waiting": .integer(Int64(waiting))])
     case let .error(text):

@@ -133,7 +133,7 @@ struct DaemonCommand: ParsableCommand {
       let uptime = Int(Date().timeIntervalSince1970 - status.startedAt)
       print("running: pid \(status.pid), up \(uptime / 3600)h \(uptime / 60 % 60)m \(uptime % 60)s")
       print("log: \(layout.log.path), \(ByteCountFormatter.string(fromByteCount: size, countStyle: .file)), seq \(status.seq), id \(connection.welcome.logID)")
-      print("app: \(connection.welcome.app); windows: \(status.windows)")
+      print("app: \(connection.welcome.app); connections: \(status.windows), this one included")
       for (scope, count) in status.scopes.sorted(by: { $0.key < $1.key }) {
         print("  \(scope)\t\(count) window\(count == 1 ? "" : "s")")
       }

@@ -113,8 +113,10 @@ final class FullScreenWindow {
       case let .answered(cseq, .refused(reason)): note("\u{1B}[31mrefused (#\(cseq)): \(reason)\u{1B}[0m")
       case .answered: break
       case let .replayed(action, outcome): note("sent queued #\(action.cseq) (\(action.scope)): \(outcome)")
-      case let .logReplaced(_, now):
+      case let .logDiverged(.replaced(_, now)):
         note("\u{1B}[33mthe daemon's log was replaced (\(now.prefix(8))…): the outbox is kept; see `concord outbox`\u{1B}[0m")
+      case let .logDiverged(divergence):
+        note("\u{1B}[31m\(divergence); nothing is sent: \(divergence.decision)\u{1B}[0m")
       case let .queued(cseq, waiting): note("offline: #\(cseq) queued (\(waiting) waiting)")
       case let .disconnected(reason): note("\u{1B}[33mdisconnected: \(reason)\u{1B}[0m")
       case let .error(text): note("\u{1B}[31m\(text)\u{1B}[0m")
@@ -161,7 +163,9 @@ final class FullScreenWindow {
   }
 
   private func statusLine() -> String {
-    let connection = session.isConnected ? "connected" : "OFFLINE"
+    var connection = session.isConnected ? "connected" : "OFFLINE"
+    // Kept in sight, not only in the notes: nothing is sent until a person decides.
+    if !session.isConnected, case .rolledBack? = session.divergence { connection += " (the daemon's log went back)" }
     let seq = session.seq.map { "seq \($0)" } ?? "no state yet"
     let user = session.user ?? "?"
     let waiting = session.waitingCount

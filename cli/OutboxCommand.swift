@@ -42,11 +42,15 @@ struct OutboxCommand: ParsableCommand {
       abstract: "Send the queued actions to the daemon, in order, each exactly once.",
       discussion: """
         Each action leaves the outbox when the daemon has answered it: applied, or refused \
-        (with the reason, printed). Interrupted, run it again: nothing is applied twice.
+        (with the reason, printed). Interrupted, run it again: nothing is applied twice. \
+        When the daemon's log does not carry on from what this home has seen — another log \
+        (replaced), or the same log ending before an entry this home was shown (rolled back, or \
+        restored from an older copy) — nothing is sent until you decide.
 
         Examples:
           concord outbox sync
-          concord outbox sync --force     # the daemon's log was replaced; send anyway
+          concord outbox sync --force            # the log was replaced: send anyway
+          concord outbox sync --accept-rollback  # the log went back: accept it
         """)
 
     @OptionGroup var options: HomeOptions
@@ -54,16 +58,19 @@ struct OutboxCommand: ParsableCommand {
     @Flag(help: "Send even when the daemon's log is not the one this outbox last synced with.")
     var force = false
 
+    @Flag(help: "Accept a daemon whose log ends before what this home has seen, and send to it.")
+    var acceptRollback = false
+
     func run() throws {
       let layout = options.layout
       let outbox = try Outbox.open(home: layout)
       let connection = try ClientConnection(socket: layout.socket)
-      let report = try OutboxSync.run(outbox, over: connection, force: force) { action, outcome in
+      let report = try OutboxSync.run(outbox, over: connection, force: force, acceptRollback: acceptRollback) {
+        action, outcome in
         print("\(action.cseq)\t\(action.scope)\t\(outcome)")
       }
-      if let replaced = report.logReplaced {
-        throw CommandFailure(
-          message: "the daemon's log (\(replaced.now.prefix(8))…) is not the one this outbox last synced with (\(replaced.known.prefix(8))…): nothing was sent; `concord outbox sync --force` sends anyway, `concord outbox drop --all` forgets the queue")
+      if let divergence = report.divergence {
+        throw CommandFailure(message: "\(divergence): nothing was sent; \(divergence.decision)")
       }
       print("synced: \(report.applied) applied, \(report.refused) refused")
     }

@@ -50,9 +50,8 @@ struct SendCommand: ParsableCommand {
         print("queued action \(action.cseq) (\(action.scope)): \(outcome)")
       }
     }
-    if let replaced = report.logReplaced {
-      throw CommandFailure(
-        message: "the daemon's log (\(replaced.now.prefix(8))…) is not the one this outbox last synced with (\(replaced.known.prefix(8))…); the action stays queued: `concord outbox sync --force` sends it anyway, `concord outbox drop` forgets it")
+    if let divergence = report.divergence {
+      throw CommandFailure(message: "\(divergence); the action stays queued: \(divergence.decision)")
     }
     switch mine {
     case let .applied(seq)?: print("applied as entry \(seq)")

@@ -19,8 +19,13 @@ struct Concordd: AsyncParsableCommand {
       SIGTERM or SIGINT stop it cleanly: it commits what is pending, writes a signed \
       checkpoint and removes its socket.
 
-      Files in CONCORD_HOME (default $XDG_STATE_HOME/concord, else ~/.local/state/concord): \
-      concordd.sock (0600), log.sqlite, key (0600, made on first start), concordd.pid.
+      Files in CONCORD_HOME (default $XDG_STATE_HOME/concord, else ~/.local/state/concord; \
+      mode 0700): concordd.sock (0600), log.sqlite, key (0600, made on first start), \
+      concordd.pid; every file the daemon makes is 0600.
+
+      With --allow-group GROUP, CONCORD_HOME becomes 0710 and GROUP's, so that the group's \
+      members can pass through it (not list it) to the socket, which is made 0660 and GROUP's; \
+      the daemon's account must be a member of GROUP. Without it, the home is made 0700 again.
 
       Talk to it by hand: socat - UNIX-CONNECT:$CONCORD_HOME/concordd.sock, then \
       {"type":"hello","protocol":1}
@@ -43,7 +48,7 @@ struct Concordd: AsyncParsableCommand {
   @Option(name: .long, help: "Take a snapshot of the state every N actions.")
   var snapshotInterval: Int64 = 1000
 
-  @Option(name: .long, help: ArgumentHelp("Also let members of this group connect (socket 0660).", valueName: "GROUP"))
+  @Option(name: .long, help: ArgumentHelp("Also let members of this group connect (the home 0710 and the socket 0660, both the group's).", valueName: "GROUP"))
   var allowGroup: String?
 
   @Option(
@@ -72,6 +77,10 @@ struct Concordd: AsyncParsableCommand {
   }
 
   func run() async throws {
+    // Nothing the daemon creates (the log, its -wal and -shm, the checkpoint) may be readable by
+    // anyone else, whatever umask it was started with: with --allow-group the group can pass
+    // through the home, so a file's own mode is all that keeps it out.
+    umask(0o077)
     let level = logLevel
     LoggingSystem.bootstrap { label in
       var handler = StreamLogHandler.standardError(label: label)

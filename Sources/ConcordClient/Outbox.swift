@@ -3,6 +3,10 @@ import ConcordWire
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The client's durable side: the actions waiting for the daemon, and the last state seen of
 /// each scope, in `outbox.sqlite` in `CONCORD_HOME` (mode 0600, every record sealed with the
 /// user's key, like the log).
@@ -21,7 +25,7 @@ public final class Outbox: Sendable {
   /// This client's id: the `client` of every action it sends, made once per home.
   public let clientID: String
   let database: DatabaseQueue
-  private let sealer: LocalSealer
+  let sealer: LocalSealer
 
   private init(database: DatabaseQueue, sealer: LocalSealer, clientID: String) {
     self.database = database
@@ -51,6 +55,7 @@ public final class Outbox: Sendable {
           CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
           CREATE TABLE IF NOT EXISTS pending (cseq INTEGER PRIMARY KEY, queued_at REAL NOT NULL, sealed BLOB NOT NULL);
           CREATE TABLE IF NOT EXISTS seen (tag TEXT PRIMARY KEY, sealed BLOB NOT NULL);
+          CREATE TABLE IF NOT EXISTS witness (id INTEGER PRIMARY KEY CHECK (id = 1), sealed BLOB NOT NULL);
           """)
       }
       let clientID = try immediate(database) { db in
@@ -121,11 +126,15 @@ public final class Outbox: Sendable {
     try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pending") ?? 0 }
   }
 
-  /// The daemon answered the action: it leaves the outbox.
-  public func remove(cseq: Int64) throws(ClientError) {
+  /// The daemon answered the action: it leaves the outbox, and the entry it answered with, if
+  /// any, is witnessed.
+  public func remove(cseq: Int64, answeredAt entry: LogPosition? = nil) throws(ClientError) {
     // Not synced: a removal a power cut takes back only sends the action again, which the
     // daemon answers from its log without applying it twice. Enqueueing is what must last.
-    try access(synced: false) { db in try db.execute(sql: "DELETE FROM pending WHERE cseq = ?", arguments: [cseq]) }
+    try access(synced: false) { db in
+      try db.execute(sql: "DELETE FROM pending WHERE cseq = ?", arguments: [cseq])
+      if let entry { try witness(entry, in: db) }
+    }
   }
 
   /// Drops queued actions without sending them; returns how many went.
@@ -141,20 +150,10 @@ public final class Outbox: Sendable {
     }
   }
 
-  // MARK: - The daemon's identity and the last states seen
+  // MARK: - The last states seen
 
-  /// The log id of the daemon this outbox last synced with.
-  public func knownLogID() throws(ClientError) -> String? {
-    try reading { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'log_id'") }
-  }
-
-  public func setKnownLogID(_ logID: String) throws(ClientError) {
-    try access { db in
-      try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('log_id', ?)", arguments: [logID])
-    }
-  }
-
-  /// Keeps a scope's state as last seen, to show it when the daemon is away.
+  /// Keeps a scope's state as last seen, to show it when the daemon is away; its position is
+  /// witnessed.
   public func remember(_ seen: SeenState) throws(ClientError) {
     let tag = sealer.tag(seen.scope)
     let object: JSONValue = [
@@ -164,6 +163,7 @@ public final class Outbox: Sendable {
     // Not synced: a state seen is only shown while the daemon is away; an older one will do.
     try access(synced: false) { db in
       try db.execute(sql: "INSERT OR REPLACE INTO seen (tag, sealed) VALUES (?, ?)", arguments: [tag, Data(sealed)])
+      try witness(LogPosition(logID: seen.logID, seq: seen.seq), in: db)
     }
   }
 
@@ -206,14 +206,14 @@ public final class Outbox: Sendable {
 
   /// Runs `work`, which only reads, without the write lock: redraws read the outbox often, and
   /// every window and command of a home shares it.
-  private func reading<T>(_ work: (Database) throws -> T) throws(ClientError) -> T {
+  func reading<T>(_ work: (Database) throws -> T) throws(ClientError) -> T {
     try translatingErrors("read") { try database.read(work) }
   }
 
   /// Runs `work` in an IMMEDIATE transaction: it takes the write lock first, so two processes
   /// never both read and then both try to write (which SQLite answers with "busy" at once,
   /// without waiting).
-  private func access<T>(synced: Bool = true, _ work: (Database) throws -> T) throws(ClientError) -> T {
+  func access<T>(synced: Bool = true, _ work: (Database) throws -> T) throws(ClientError) -> T {
     try translatingErrors("used") { try Self.immediate(database, synced: synced, work) }
   }
 

@@ -29,37 +29,46 @@ public enum OutboxSync {
 
   public struct Report: Sendable {
     public var results: [(action: QueuedAction, outcome: Outcome)] = []
-    /// Set when the daemon's log is not the one this outbox last synced with: nothing was sent.
-    public var logReplaced: (known: String, now: String)?
+    /// Set when the daemon's log does not carry on from what this home has witnessed of it:
+    /// nothing was sent.
+    public var divergence: LogDivergence?
 
     public var applied: Int { results.count { if case .applied = $0.outcome { true } else { false } } }
     public var refused: Int { results.count - applied }
   }
 
-  /// Replays the outbox over `connection`.
+  /// Replays the outbox over `connection`, unless the daemon's log does not carry on from what
+  /// this home has witnessed (``LogDivergence``): then nothing is sent until a person decides.
+  /// A replaced log with nothing queued is simply taken on.
   ///
   /// - Parameters:
-  ///   - force: send even when the daemon's log is not the one last synced with.
+  ///   - force: send even when the daemon's log is not the one last synced with (replaced).
+  ///   - acceptRollback: send even when the daemon's log ends before what this home has seen.
+  ///   Either way the daemon's position becomes the one witnessed.
   ///   - attached: the scopes already attached on this connection; those the actions need are
   ///     attached and added.
   ///   - other: every other message that arrives meanwhile (a window's updates).
   ///   - onResult: called as each action is answered.
   public static func run(
-    _ outbox: Outbox, over connection: ClientConnection, force: Bool = false, attached: inout Set<String>,
-    other: (ServerMessage) -> Void = { _ in }, onResult: (QueuedAction, Outcome) -> Void = { _, _ in }
+    _ outbox: Outbox, over connection: ClientConnection, force: Bool = false, acceptRollback: Bool = false,
+    attached: inout Set<String>, other: (ServerMessage) -> Void = { _ in },
+    onResult: (QueuedAction, Outcome) -> Void = { _, _ in }
   ) throws(ClientError) -> Report {
     var report = Report()
     let queued = try outbox.queued()
-    let logID = connection.welcome.logID
-    let known = try outbox.knownLogID()
-    if let known, known != logID, !queued.isEmpty, !force {
-      report.logReplaced = (known, logID)
+    let daemon = LogPosition(logID: connection.welcome.logID, seq: connection.welcome.seq)
+    switch LogDivergence.between(witnessed: try outbox.witnessed(), daemon: daemon) {
+    case nil:
+      try outbox.witness(daemon)
+    case .replaced? where force || queued.isEmpty, .rolledBack? where acceptRollback:
+      try outbox.adopt(daemon)
+    case let divergence?:
+      report.divergence = divergence
       return report
     }
-    if known != logID { try outbox.setKnownLogID(logID) }
     for action in queued {
-      let outcome = try send(action, outbox: outbox, over: connection, attached: &attached, other: other)
-      try outbox.remove(cseq: action.cseq)
+      let (outcome, entry) = try send(action, outbox: outbox, over: connection, attached: &attached, other: other)
+      try outbox.remove(cseq: action.cseq, answeredAt: entry.map { LogPosition(logID: daemon.logID, seq: $0) })
       report.results.append((action, outcome))
       onResult(action, outcome)
     }
@@ -68,11 +77,12 @@ public enum OutboxSync {
 
   /// Replays with no window around it.
   public static func run(
-    _ outbox: Outbox, over connection: ClientConnection, force: Bool = false,
+    _ outbox: Outbox, over connection: ClientConnection, force: Bool = false, acceptRollback: Bool = false,
     onResult: (QueuedAction, Outcome) -> Void = { _, _ in }
   ) throws(ClientError) -> Report {
     var attached: Set<String> = []
-    return try run(outbox, over: connection, force: force, attached: &attached, onResult: onResult)
+    return try run(
+      outbox, over: connection, force: force, acceptRollback: acceptRollback, attached: &attached, onResult: onResult)
   }
 
   /// Attaches `scope` and waits for its snapshot; the daemon's reason when it has no such scope.
@@ -94,10 +104,12 @@ public enum OutboxSync {
     throw .closed
   }
 
+  /// Sends one queued action; what the daemon made of it, and the entry it answered with (none
+  /// for an action it could not take at all).
   private static func send(
     _ action: QueuedAction, outbox: Outbox, over connection: ClientConnection, attached: inout Set<String>,
     other: (ServerMessage) -> Void
-  ) throws(ClientError) -> Outcome {
+  ) throws(ClientError) -> (Outcome, entry: Int64?) {
     // Why the scope cannot be attached (it names nothing now), if it cannot. The action is sent
     // all the same: it may be a retry of one the daemon applied before the scope went, and the
     // daemon answers a retry with the original outcome; a new one it turns away as not attached.
@@ -111,13 +123,13 @@ public enum OutboxSync {
       guard let message = try connection.receive(timeout: 60) else { throw .closed }
       switch message {
       case let .ack(client, cseq, seq) where client == outbox.clientID && cseq == action.cseq:
-        return .applied(seq: seq)
-      case let .refused(client, cseq, _, reason) where client == outbox.clientID && cseq == action.cseq:
-        return .refused(reason: reason)
+        return (.applied(seq: seq), seq)
+      case let .refused(client, cseq, seq, reason) where client == outbox.clientID && cseq == action.cseq:
+        return (.refused(reason: reason), seq)
       case let .error(code, text, cseq) where cseq == action.cseq:
         // The daemon could not save it: keep it for later. Anything else it can never take.
         if code == .unavailable { throw .unreachable(text) }
-        return .refused(reason: code == .notAttached ? unattachable ?? text : text)
+        return (.refused(reason: code == .notAttached ? unattachable ?? text : text), nil)
       default:
         other(message)
       }

@@ -24,8 +24,10 @@ public final class WindowSession {
     case answered(cseq: Int64, OutboxSync.Outcome)
     /// An action queued in an earlier session (or while offline) was answered on replay.
     case replayed(QueuedAction, OutboxSync.Outcome)
-    /// The daemon's log is not the one this outbox knew: nothing was replayed.
-    case logReplaced(known: String, now: String)
+    /// The daemon's log does not carry on from what this home has witnessed: nothing was
+    /// replayed. Said once, when it is first met; a rolled-back log also keeps the window away
+    /// from the daemon (offline, queueing) until a person accepts it.
+    case logDiverged(LogDivergence)
     /// An action was kept in the outbox: the daemon is away.
     case queued(cseq: Int64, waiting: Int)
     /// The daemon sent an error.
@@ -50,6 +52,8 @@ public final class WindowSession {
   private var seenSavedAt = Date.distantPast
   private var nextAttempt = Date.distantPast
   private var backoff: Double = 0.25
+  /// How the daemon's log last met did not carry on from what this home witnessed, if it did not.
+  public private(set) var divergence: LogDivergence?
   /// Whether the state shown comes from the daemon right now.
   public var isConnected: Bool { connection != nil }
   public var fileDescriptor: Int32? { connection?.fileDescriptor }
@@ -94,13 +98,23 @@ public final class WindowSession {
     do {
       let connection = try ClientConnection(socket: home.socket)
       self.connection = connection
-      backoff = 0.25
       attached = []
+      let (replayed, divergence) = try replay()
+      let news: [Event] = divergence != self.divergence ? divergence.map { [.logDiverged($0), .stateChanged] } ?? [] : []
+      self.divergence = divergence
+      if case .rolledBack? = divergence {
+        // Nothing is sent to a daemon whose log went back: stay away, and look again later (a
+        // person may accept it meanwhile with `concord outbox sync --accept-rollback`).
+        connection.close()
+        self.connection = nil
+        nextAttempt = now.addingTimeInterval(5)
+        return news
+      }
+      backoff = 0.25
       user = connection.welcome.user
-      var events: [Event] = [.connected(user: connection.welcome.user, logID: connection.welcome.logID)]
-      events += try replay()
       try attach()
-      return events + (try drain())
+      return [.connected(user: connection.welcome.user, logID: connection.welcome.logID)] + replayed + news
+        + (try drain())
     } catch {
       return try lose(error)
     }
@@ -162,11 +176,11 @@ public final class WindowSession {
       events.append(.stateChanged)
     case let .ack(client, cseq, seq) where client == outbox.clientID:
       unanswered.remove(cseq)
-      try outbox.remove(cseq: cseq)
+      try outbox.remove(cseq: cseq, answeredAt: entry(seq))
       events += [.answered(cseq: cseq, .applied(seq: seq)), .stateChanged]
-    case let .refused(client, cseq, _, reason) where client == outbox.clientID:
+    case let .refused(client, cseq, seq, reason) where client == outbox.clientID:
       unanswered.remove(cseq)
-      try outbox.remove(cseq: cseq)
+      try outbox.remove(cseq: cseq, answeredAt: seq.flatMap(entry))
       events += [.answered(cseq: cseq, .refused(reason: reason)), .stateChanged]
     case let .error(.unavailable, text, cseq?) where unanswered.contains(cseq):
       // The daemon could not keep it (it is stopping, or its disk is full): the action stays in
@@ -185,6 +199,11 @@ public final class WindowSession {
       break
     }
     return events
+  }
+
+  /// Entry `seq` of the log this window is connected to.
+  private func entry(_ seq: Int64) -> LogPosition? {
+    connection.map { LogPosition(logID: $0.welcome.logID, seq: seq) }
   }
 
   private func see(_ state: JSONValue, at seq: Int64) throws(ClientError) {
@@ -207,8 +226,10 @@ public final class WindowSession {
     try? saveSeen()
   }
 
-  private func replay() throws(ClientError) -> [Event] {
-    guard let connection else { return [] }
+  /// Sends the queue; the events of its answers, and how the daemon's log does not carry on
+  /// from what this home witnessed, if it does not.
+  private func replay() throws(ClientError) -> ([Event], LogDivergence?) {
+    guard let connection else { return ([], nil) }
     var events: [Event] = []
     var other: [ServerMessage] = []
     let report = try OutboxSync.run(outbox, over: connection, attached: &attached, other: { other.append($0) }) {
@@ -220,9 +241,8 @@ public final class WindowSession {
       try connection.send(.detach(scope: needed))
       attached.remove(needed)
     }
-    if let replaced = report.logReplaced { events.append(.logReplaced(known: replaced.known, now: replaced.now)) }
     for message in other { events += try take(message) }
-    return events
+    return (events, report.divergence)
   }
 
   private func attach() throws(ClientError) {
@@ -232,7 +252,12 @@ public final class WindowSession {
       return
     }
     var since: LogPosition?
-    if let confirmed, confirmed.logID == connection.welcome.logID {
+    // Only from a state the home's witness still covers: one past it (the witness was taken
+    // back by a person accepting a rolled-back log) belongs to a history the daemon does not
+    // have, and the changes since that seq in its history would not apply to it.
+    if let confirmed, confirmed.logID == connection.welcome.logID, let witnessed = try outbox.witnessed(),
+      witnessed.logID == confirmed.logID, confirmed.seq <= witnessed.seq
+    {
       since = LogPosition(logID: confirmed.logID, seq: confirmed.seq)
     }
     try connection.send(.attach(scope: scope, since: since))

@@ -30,7 +30,10 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
   }
 
   public func run() async throws {
-    let home = try prepareHome()
+    let policy = try PeerPolicy(ownerUID: getuid(), allowGroup: configuration.allowGroup)
+    let access = HomeAccess(policy: policy, groupName: configuration.allowGroup)
+    let home = configuration.home
+    try access.prepare(home: home)
     let lock = try DaemonLock(path: ConcordHome(home).pidFile.path)
     let log: ActionLog
     do {
@@ -67,9 +70,8 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
         fatal.withLock { $0 = reason }
         server.withLock { $0?.close(promise: nil) }
       })
-    let policy = try PeerPolicy(ownerUID: getuid(), allowGroup: configuration.allowGroup)
     let registry = WindowRegistry(policy: policy, timing: configuration.windowTiming, eventLoop: eventLoop, logger: logger)
-    let channel = try await bindSocket(group: eventLoops, groupAccess: policy.allowedGroup != nil) { channel in
+    let channel = try await bindSocket(group: eventLoops, access: access) { channel in
       try channel.pipeline.syncOperations.addHandlers(
         ByteToMessageHandler(LineFrameDecoder()), WindowChannelHandler(host: host, registry: registry))
     }
@@ -103,34 +105,15 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
     withExtendedLifetime(lock) {}
   }
 
-  /// Creates `CONCORD_HOME` (0700) and refuses one that another account owns or others can enter.
-  private func prepareHome() throws(DaemonError) -> URL {
-    let home = configuration.home
-    do {
-      try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw DaemonError("cannot create \(home.path): \(error.localizedDescription)")
-    }
-    var info = stat()
-    guard stat(home.path, &info) == 0 else { throw DaemonError("cannot read \(home.path)") }
-    guard info.st_uid == getuid() else {
-      throw DaemonError("\(home.path) belongs to uid \(info.st_uid), not to this account; refusing to put a socket there")
-    }
-    if info.st_mode & 0o077 != 0, configuration.allowGroup == nil {
-      chmod(home.path, 0o700)
-    }
-    return home
-  }
-
   private func bindSocket(
-    group: any EventLoopGroup, groupAccess: Bool,
+    group: any EventLoopGroup, access: HomeAccess,
     serve: @escaping @Sendable (any Channel) throws -> Void
   ) async throws -> any Channel {
     let path = configuration.socketPath
-    // The socket is created with the right mode (no moment where others could connect).
-    let previous = umask(groupAccess ? 0o117 : 0o177)
+    // The socket is born 0600 (no moment where others could connect), then given to the group.
+    let previous = umask(HomeAccess.socketUmask)
     defer { umask(previous) }
-    let channel = try await ServerBootstrap(group: group)
+    let bound = try await ServerBootstrap(group: group)
       .serverChannelOption(.backlog, value: 256)
       // A peer that shuts its write side (`printf … | socat …`) is still answered: the window's
       // handler closes once everything it read is answered.
@@ -138,8 +121,14 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
       .childChannelInitializer { channel in channel.eventLoop.makeCompletedFuture { try serve(channel) } }
       .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true)
       .get()
-    chmod(path, groupAccess ? 0o660 : 0o600)
-    return channel
+    do {
+      try access.open(socket: path)
+    } catch {
+      try? await bound.close()
+      try? FileManager.default.removeItem(atPath: path)
+      throw error
+    }
+    return bound
   }
 
 }

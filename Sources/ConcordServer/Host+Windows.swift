@@ -27,15 +27,16 @@ extension Host {
     case .pong:
       break
     case .status:
-      window.send(.status(status(askedBy: window)))
+      window.send(.status(status()))
     }
   }
 
-  /// What `concord daemon status` shows: the windows other than the one asking.
-  func status(askedBy asking: WindowLink) -> ServerMessage.DaemonStatus {
+  /// What `concord daemon status` shows. `windows` is what the schema says it is: every
+  /// connection that has said hello, the one asking included.
+  func status() -> ServerMessage.DaemonStatus {
     ServerMessage.DaemonStatus(
       pid: getpid(), startedAt: startedAt.timeIntervalSince1970, seq: committedSeq,
-      windows: windows.count - (windows.contains(asking) ? 1 : 0),
+      windows: windows.count,
       scopes: instances.mapValues(\.windows.count).filter { $0.value > 0 })
   }
 

@@ -1,0 +1,61 @@
+import ConcordWire
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `concordd --allow-group GROUP` as the README promises it: the group's members connect, other
+/// accounts do not, and nobody else could have reached the socket meanwhile. Seen from real
+/// second accounts: root would pass every permission check.
+@Suite(.serialized) struct AllowGroupTests {
+  @Test(.enabled(if: TestAccounts.canCreate, "needs root to create a group and two accounts (CI runs as root)"))
+  func membersOfTheAllowedGroupConnectAndOtherAccountsCannot() throws {
+    let accounts = try TestAccounts()
+    defer { accounts.remove() }
+    let daemon = try DaemonProcess(arguments: ["--allow-group", accounts.group]).start()
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+
+    // The home lets the group pass through (not list it), the socket lets it connect.
+    let home = try attributes(daemon.home.path)
+    #expect(home.mode == 0o710, "home mode \(String(home.mode, radix: 8))")
+    #expect(home.gid == accounts.gid)
+    let socket = try attributes(daemon.socketPath)
+    #expect(socket.mode == 0o660, "socket mode \(String(socket.mode, radix: 8))")
+    #expect(socket.gid == accounts.gid)
+
+    let status = ["daemon", "status", "--home", daemon.home.path]
+    let member = try accounts.run(as: accounts.member, ConcordCLI.binary.path, status)
+    #expect(member.status == 0, "\(member.output)")
+    #expect(member.output.contains("running: pid"), "\(member.output)")
+
+    // Passing through the home, a member can open no file in it but the socket: the daemon's
+    // files (the log's -wal and -shm included, which exist while it runs) are its own alone.
+    let owner = try RawPeer(path: daemon.socketPath)
+    try owner.hello()
+    _ = try owner.attach("counter")
+    try owner.send(.send(scope: "counter", action: ["increment": [:]], client: "owner", cseq: 1))
+    try owner.receive { if case .ack = $0 { true } else { false } }
+    let files = try FileManager.default.contentsOfDirectory(atPath: daemon.home.path)
+    #expect(files.contains("log.sqlite-wal"), "\(files)")
+    for file in files where file != "concordd.sock" {
+      let mode = try attributes(daemon.home.appending(path: file).path).mode
+      #expect(mode & 0o077 == 0, "\(file) is \(String(mode, radix: 8))")
+    }
+
+    let outsider = try accounts.run(as: accounts.outsider, ConcordCLI.binary.path, status)
+    #expect(outsider.status == 3, "\(outsider.output)")
+    #expect(outsider.output.contains("Permission denied"), "\(outsider.output)")
+    #expect(!outsider.output.contains("running: pid"))
+  }
+
+  private func attributes(_ path: String) throws -> (mode: UInt32, gid: UInt32) {
+    var info = stat()
+    guard stat(path, &info) == 0 else { throw DaemonTestError("cannot stat \(path)") }
+    return (info.st_mode & 0o7777, info.st_gid)
+  }
+}
