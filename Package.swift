@@ -74,12 +74,15 @@ let package = Package(
       sources: ["LogSchema.swift"],
       resources: [.embedInCode("log/v1-initial.sql")]
     ),
+    // JSON as the wire and the audit export read it: one strict parser (exact integers, no member
+    // named twice), one writer, and one spelling of text (NFC).
+    .target(name: "ConcordJSON"),
     .target(
       name: "ConcordLog",
-      dependencies: ["CSodium", "ConcordSchema", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["CSodium", "ConcordSchema", "ConcordJSON", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     // The wire protocol: messages, line framing, state diffs.
-    .target(name: "ConcordWire", dependencies: [.product(name: "NIOCore", package: "swift-nio")]),
+    .target(name: "ConcordWire", dependencies: ["ConcordJSON", .product(name: "NIOCore", package: "swift-nio")]),
     // The daemon runtime: hosts any app's reducer, keeps its log, serves its scopes to windows.
     .target(
       name: "ConcordServer",

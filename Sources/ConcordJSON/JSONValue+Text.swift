@@ -18,7 +18,7 @@ extension JSONValue {
   // Written here rather than through JSONEncoder: the daemon measures every update it sends
   // (`StateDiff.encodedSize`), and this cannot fail, needs no Data round trip, and fixes the
   // key order and number format independently of the platform's Foundation.
-  func write(to text: inout String) {
+  package func write(to text: inout String) {
     switch self {
     case .null:
       text += "null"
@@ -59,7 +59,7 @@ extension JSONValue {
 
   /// Writes `string` as a JSON string: quotes, backslashes and control characters escaped,
   /// everything else as UTF-8.
-  static func writeString(_ string: String, to text: inout String) {
+  package static func writeString(_ string: String, to text: inout String) {
     text += "\""
     for scalar in string.unicodeScalars {
       switch scalar {
