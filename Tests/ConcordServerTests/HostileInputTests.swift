@@ -122,13 +122,13 @@ import Testing
     let (stuck, writer) = try notesWindows(daemon)
     let text = String(repeating: "x", count: 4000)
     let started = Date()
-    var cseq: Int64 = 0
+    var step: Int64 = 0
     var dropped = false
     // The timeout is 1 s; the bound only keeps a broken daemon from hanging the suite, with room
     // for a debug build under load.
     while !dropped, Date().timeIntervalSince(started) < 20 {
-      cseq += 1
-      try addNote(cseq, text, by: writer)
+      step += 1
+      try churnNote(step, text, keeping: 200, by: writer)
       // It talks at every change, so it is never quiet long enough to be pinged: only the stuck
       // rule can drop it. A write that fails means the daemon has let it go.
       dropped = (try? stuck.send(.ping)) == nil
@@ -147,17 +147,11 @@ import Testing
     // from then on the oldest note goes as each new one comes, so the state stays that large.
     let text = String(repeating: "x", count: 20_000)
     let started = Date()
-    var cseq: Int64 = 0
-    var looks = 0
+    var looks: Int64 = 0
     var taken = 0
     while Date().timeIntervalSince(started) < 3 {
       looks += 1
-      cseq += 1
-      try addNote(cseq, text, by: writer)
-      if looks > 40 {
-        cseq += 1
-        try removeNote(Int64(looks - 40), cseq, by: writer)
-      }
+      try churnNote(looks, text, keeping: 40, by: writer)
       // It talks at every change, so it is never pinged: only the stuck rule could drop it.
       guard (try? slow.send(.ping)) != nil, let bytes = slow.drain(upTo: 16_384) else {
         Issue.record("a window reading \(taken) bytes in \(Date().timeIntervalSince(started)) s was dropped as stuck")
@@ -167,7 +161,7 @@ import Testing
     }
     // The window was behind all along: nearly every time it looked, more was waiting than it
     // took, and something still is.
-    #expect(taken >= (looks - 2) * 16_384, "took \(taken) bytes over \(looks) looks")
+    #expect(taken >= (Int(looks) - 2) * 16_384, "took \(taken) bytes over \(looks) looks")
     #expect(slow.unreadBytes > 0)
   }
 
@@ -182,9 +176,14 @@ import Testing
     return (watched, writer)
   }
 
-  /// Removes note `id` and waits for the daemon's answer.
-  private func removeNote(_ id: Int64, _ cseq: Int64, by writer: RawPeer) throws {
-    try writer.send(.send(scope: "notes", action: ["remove": ["id": .integer(id)]], client: "writer", cseq: cseq))
+  /// Adds note `step` and, once there are `keeping`, removes the oldest: the notes stay large
+  /// (the state is bounded by a line, 1 MiB) and change at every step.
+  private func churnNote(_ step: Int64, _ text: String, keeping: Int64, by writer: RawPeer) throws {
+    try addNote(2 * step - 1, text, by: writer)
+    guard step > keeping else { return }
+    // Notes are numbered in the order they were added: one per step.
+    let cseq = 2 * step
+    try writer.send(.send(scope: "notes", action: ["remove": ["id": .integer(step - keeping)]], client: "writer", cseq: cseq))
     try writer.receive { if case .ack(_, cseq, _) = $0 { true } else { false } }
   }
 
