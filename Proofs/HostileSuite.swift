@@ -35,6 +35,7 @@ struct HostileSuite: ParsableCommand {
       ("a peer flooding sends without reading", HostilePeers.flood(socket: socket)),
       ("a peer opening \(connections.formatted()) connections", HostilePeers.crowd(socket: socket, count: connections)),
       ("\(tricklers) peers sending one byte a second", HostilePeers.trickle(socket: socket, peers: tricklers)),
+      ("a peer sending lines at the boundaries (client ids, integers, 1 MiB, half-close)", BoundaryPeers.lines(socket: socket)),
     ]
     var table = SummaryTable(["attack", "good window acks/s", "p50", "p99", "max", "the attacker", "daemon RSS, fds after", "held"])
     var baselineP99 = 0.0
@@ -67,6 +68,14 @@ struct HostileSuite: ParsableCommand {
       print("  \(report.text); good window p99 \(micro(p99))")
     }
     table.print()
+    // The boundary peers must leave a log that verifies and a daemon that boots from it.
+    daemon.stop()
+    let inspection = try LogInspection(home: home)
+    let restarted = try DaemonUnderTest(home: home, outputIn: work)
+    let boots = (try? restarted.waitUntilServing(timeout: 60)) != nil
+    restarted.stop()
+    print("after every attack: the log \(inspection.verification.map { "does NOT verify: \($0)" } ?? "verifies") (\(inspection.lastSeq.formatted()) entries, \(inspection.duplicates) duplicates); a restart \(boots ? "boots" : "does NOT boot")")
+    if inspection.verification != nil || inspection.duplicates > 0 || !boots { failures += 1 }
     print(failures == 0 ? "\nthe daemon stayed responsive through every attack run" : "\n\(failures) ATTACKS SLOWED THE GOOD WINDOW OR DID NOT RUN")
     if skipped > 0 { print("\(skipped) skipped: they need root (run the suite as root to show them)") }
     if failures > 0 { throw ExitCode(1) }
