@@ -43,13 +43,18 @@ public enum JSONValue: Sendable, Hashable, Codable {
   /// The JSON form of an Encodable value with the size of its text: what sending it whole
   /// costs. The daemon calls it for every scope whose state changed.
   public static func encoding<T: Encodable>(_ value: T) throws -> (json: JSONValue, bytes: Int) {
-    let data = try encoder.encode(value)
-    return (try JSONParser.parse(data), data.count)
+    try reading(try encodedText(of: value))
   }
 
-  /// The size of an Encodable value's JSON text, in bytes, without reading it back.
-  public static func textBytes<T: Encodable>(of value: T) throws -> Int {
-    try encoder.encode(value).count
+  /// The JSON text of an Encodable value, as ``encoding(_:)`` makes it: what measuring a value
+  /// costs, without reading it back.
+  public static func encodedText<T: Encodable>(of value: T) throws -> Data {
+    try encoder.encode(value)
+  }
+
+  /// A text made by ``encodedText(of:)``, read back, with its size.
+  public static func reading(_ text: Data) throws -> (json: JSONValue, bytes: Int) {
+    (try JSONParser.parse(text), text.count)
   }
 
   private static let encoder: JSONEncoder = {

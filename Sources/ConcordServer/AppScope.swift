@@ -119,17 +119,17 @@ struct ProjectedState: Sendable {
   private let value: any Sendable
   private let isEqual: @Sendable (any Sendable) -> Bool
   private let encode: @Sendable () throws -> (json: JSONValue, bytes: Int)
-  private let measure: @Sendable () throws -> Int
+  private let encodeText: @Sendable () throws -> Data
 
   init<Child: Encodable & Equatable & Sendable>(_ child: Child) {
     value = child
     isEqual = { other in (other as? Child) == child }
     encode = { try JSONValue.encoding(child) }
-    measure = { try JSONValue.textBytes(of: child) }
+    encodeText = { try JSONValue.encodedText(of: child) }
   }
 
-  /// The size of the state's JSON text, without building the JSON.
-  func textBytes() throws -> Int { try measure() }
+  /// The state's JSON text, without reading it back (``JSONValue/reading(_:)`` does).
+  func encodedText() throws -> Data { try encodeText() }
 
   func hasSameValue(as other: ProjectedState?) -> Bool {
     other.map { isEqual($0.value) } ?? false

@@ -1,4 +1,5 @@
 import ConcordWire
+import Foundation
 
 /// Every line the daemon writes fits the limit it imposes on its peers (1 MiB): a scope's state
 /// is sent whole in a snapshot, so an action that would make a state too large to send is
@@ -21,14 +22,21 @@ extension Host {
   }
 
   private func tooLarge(_ projected: ProjectedState?, as name: String) -> String? {
-    guard let projected, !projected.hasSameValue(as: fittingStates[name]) else { return nil }
+    guard let projected, !projected.hasSameValue(as: fittingStates[name]?.projected) else { return nil }
     // A state that cannot be encoded is shown as null (`encodedState`): that fits.
-    guard let bytes = try? projected.textBytes() else { return nil }
+    guard let text = try? projected.encodedText() else { return nil }
     let limit = WireLimits.maximumStateBytes(scope: name)
-    guard bytes <= limit else {
-      return "this would make the state of \(name) \(bytes.formatted()) bytes, more than one line to a window can carry (\(limit.formatted())); make it smaller first"
+    guard text.count <= limit else {
+      return "this would make the state of \(name) \(text.count.formatted()) bytes, more than one line to a window can carry (\(limit.formatted())); make it smaller first"
     }
-    fittingStates[name] = projected
+    fittingStates[name] = FittingState(projected: projected, text: text)
     return nil
   }
+}
+
+/// A scope's state that was measured and fits in a line, with the text it was measured by: the
+/// commit that publishes it reads that text back instead of encoding the state again.
+struct FittingState {
+  let projected: ProjectedState
+  let text: Data
 }

@@ -107,6 +107,8 @@ extension Host {
     let wasAttached = instances[scopeName]?.windows.remove(window) != nil
     if let instance = instances[scopeName], instance.windows.isEmpty {
       instances[scopeName] = nil
+      // Nobody watches it: its size is no longer measured (a plain scope's always is).
+      if instance.key.parameter != nil { fittingStates[scopeName] = nil }
       rest(instance, as: scopeName)
     }
     window.outbox.detach(scopeName)
@@ -206,7 +208,13 @@ extension Host {
   /// Attaching and publishing treat it alike, so every window of the scope shows the same thing.
   private func encodedState(_ projected: ProjectedState, of name: String) -> (json: JSONValue, bytes: Int) {
     do {
-      let encoded = try projected.json()
+      // The text the line limit measured, when the state is still that one: not encoded twice.
+      let encoded =
+        if let fitting = fittingStates[name], projected.hasSameValue(as: fitting.projected) {
+          try JSONValue.reading(fitting.text)
+        } else {
+          try projected.json()
+        }
       if !scopesShowingNull.isEmpty, scopesShowingNull.remove(name) != nil {
         logger.notice("the state of \(name) can be encoded again")
       }

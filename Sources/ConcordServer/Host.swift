@@ -44,7 +44,7 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   /// The highest cseq seen from each client.
   var highestCseq: [String: Int64]
   /// The last state of each scope that was found to fit in a line (``scopeTooLargeToSend(_:)``).
-  var fittingStates: [String: ProjectedState] = [:]
+  var fittingStates: [String: FittingState] = [:]
   /// The account each client id belongs to, as far as it was needed yet (``owner(of:)``).
   var clientOwners: [String: String] = [:]
   /// Reduced, waiting for the next commit.
