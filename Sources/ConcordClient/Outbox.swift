@@ -90,13 +90,14 @@ public final class Outbox: Sendable {
 
   // MARK: - Queued actions
 
-  /// Queues an action with the next `cseq`; durable when this returns.
+  /// Queues an action with the next `cseq`; durable when this returns. Its texts are kept in NFC,
+  /// as the daemon will take them, so a window shows it offline as it will be logged.
   @discardableResult
   public func enqueue(scope: String, action: JSONValue) throws(ClientError) -> QueuedAction {
     try access { db in
       let last = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_cseq'") ?? 0
       let cseq = last + 1
-      let queued = QueuedAction(cseq: cseq, scope: scope, action: action, queuedAt: Date())
+      let queued = QueuedAction(cseq: cseq, scope: scope.nfc, action: action.nfc, queuedAt: Date())
       try db.execute(
         sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_cseq', ?)", arguments: [String(cseq)])
       try db.execute(
@@ -155,7 +156,7 @@ public final class Outbox: Sendable {
   /// Keeps a scope's state as last seen, to show it when the daemon is away; its position is
   /// witnessed.
   public func remember(_ seen: SeenState) throws(ClientError) {
-    let tag = sealer.tag(seen.scope)
+    let tag = Self.tag(of: seen.scope, by: sealer)
     let object: JSONValue = [
       "scope": .string(seen.scope), "log_id": .string(seen.logID), "seq": .integer(seen.seq), "state": seen.state,
     ]
@@ -167,9 +168,13 @@ public final class Outbox: Sendable {
     }
   }
 
+  /// The keyed hash a scope's last state is kept under: of its name in NFC, so that however a
+  /// person typed `chat:café`, it is one cache, as it is one scope to the daemon.
+  private static func tag(of scope: String, by sealer: LocalSealer) -> String { sealer.tag(scope.nfc) }
+
   /// A scope's state as last seen, if it was.
   public func lastSeen(_ scope: String) throws(ClientError) -> SeenState? {
-    let tag = sealer.tag(scope)
+    let tag = Self.tag(of: scope, by: sealer)
     let sealed = try reading { db in try Data.fetchOne(db, sql: "SELECT sealed FROM seen WHERE tag = ?", arguments: [tag]) }
     guard let sealed, let opened = sealer.open([UInt8](sealed), associatedData: Array("seen/\(tag)".utf8)),
       case let .object(fields)? = try? JSONParser.parse(opened), case let .string(logID)? = fields["log_id"],

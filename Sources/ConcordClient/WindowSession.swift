@@ -61,7 +61,8 @@ public final class WindowSession {
 
   public init(home: ConcordHome, scope: String, window: WindowScope?) throws(ClientError) {
     self.home = home
-    self.scope = scope
+    // The daemon's spelling of the name (NFC): its answers name the scope so.
+    self.scope = scope.nfc
     self.window = window
     outbox = try Outbox.open(home: home)
     confirmed = try outbox.lastSeen(scope)
