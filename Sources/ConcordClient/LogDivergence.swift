@@ -37,18 +37,7 @@ public enum LogDivergence: Sendable, Equatable, CustomStringConvertible {
     case let .replaced(known, now):
       "the daemon's log (\(now.prefix(8))…) is not the one this outbox last synced with (\(known.prefix(8))…)"
     case let .rolledBack(logEndsAt, seen):
-      "the daemon's log ends at \(Self.grouped(logEndsAt)) but this home has seen \(Self.grouped(seen)): the log was rolled back or restored from an older copy"
+      "the daemon's log ends at \(logEndsAt.grouped) but this home has seen \(seen.grouped): the log was rolled back or restored from an older copy"
     }
-  }
-
-  /// `1204` as `1,204`, whatever the locale: the sentence is the same everywhere.
-  static func grouped(_ number: Int64) -> String {
-    let digits = Array(String(number.magnitude))
-    var text = number < 0 ? "-" : ""
-    for (index, digit) in digits.enumerated() {
-      if index > 0, (digits.count - index) % 3 == 0 { text += "," }
-      text.append(digit)
-    }
-    return text
   }
 }

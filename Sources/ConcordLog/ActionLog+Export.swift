@@ -1,3 +1,4 @@
+import ConcordJSON
 import Foundation
 import GRDB
 
@@ -22,6 +23,10 @@ extension ActionLog {
     format: AuditFormat, from: Int64 = 1, through: Int64? = nil, scope: String? = nil,
     to write: (String) throws -> Void
   ) throws {
+    // The daemon keeps scope names in NFC, and an entry is of the scope when the bytes are the
+    // same: an auditor's tool compares bytes, not canonical equivalence.
+    let scope = scope?.nfc
+    func isDisclosed(_ entry: LogEntry) -> Bool { scope.map { entry.record.scope.utf8.elementsEqual($0.utf8) } ?? true }
     // One reading of the tail: appends may go on while the export runs.
     let end = lastSeq
     let first = max(1, from)
@@ -45,7 +50,7 @@ extension ActionLog {
       (firstTime, lastTime) = (nil, nil)
       if last >= first {
         try forEachEntry(from: first, through: last) { entry in
-          guard entry.record.scope == scope else { return }
+          guard isDisclosed(entry) else { return }
           let at = entry.record.at.milliseconds
           (firstTime, lastTime) = (min(firstTime ?? at, at), max(lastTime ?? at, at))
         }
@@ -76,7 +81,7 @@ extension ActionLog {
     var headSeq = first - 1
     if last >= first {
       try forEachEntry(from: first, through: last) { entry in
-        if scope == nil || entry.record.scope == scope {
+        if isDisclosed(entry) {
           try write(AuditExport.line(for: entry, format: format))
         } else {
           try write(AuditExport.stubLine(for: entry, format: format))

@@ -35,14 +35,17 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
     let home = configuration.home
     try access.prepare(home: home)
     let lock = try DaemonLock(path: ConcordHome(home).pidFile.path)
+    try access.share(home: home)
     let log: ActionLog
     do {
-      // Each checkpoint also goes to the daemon's own log output: a copy outside the home.
-      let logger = self.logger
+      // Each checkpoint also goes to the daemon's own log output: a copy outside the home, kept
+      // at every --log-level (the witness an operator's journal holds must not be filtered out).
+      var checkpoints = self.logger
+      checkpoints.logLevel = min(checkpoints.logLevel, .notice)
       log = try ActionLog.open(
         at: configuration.logURL, key: configuration.key,
-        options: .init(onCheckpoint: { checkpoint in
-          logger.notice("checkpoint seq=\(checkpoint.seq) head=\(checkpoint.head.hex)")
+        options: .init(onCheckpoint: { [checkpoints] checkpoint in
+          checkpoints.notice("checkpoint seq=\(checkpoint.seq) head=\(checkpoint.head.hex)")
         }))
     } catch {
       throw DaemonError("\(error)")

@@ -25,8 +25,8 @@ struct HomeAccess: Sendable {
     }
   }
 
-  /// Creates the home (0700) if it is missing, refuses one another account owns, and gives it the
-  /// mode and group above.
+  /// Creates the home (0700) if it is missing and refuses one another account owns;
+  /// ``share(home:)`` gives it its mode and group once the daemon holds the home's lock.
   func prepare(home: URL) throws(DaemonError) {
     do {
       try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -38,6 +38,14 @@ struct HomeAccess: Sendable {
     guard info.st_uid == getuid() else {
       throw DaemonError("\(home.path) belongs to uid \(info.st_uid), not to this account; refusing to put a socket there")
     }
+  }
+
+  /// Gives the home to the group (0710), or closes it again (0700) when there is none. Only the
+  /// daemon that holds the home's lock may: a second start that fails must not change the mode
+  /// of a running daemon's home.
+  func share(home: URL) throws(DaemonError) {
+    var info = stat()
+    guard stat(home.path, &info) == 0 else { throw DaemonError("cannot read \(home.path)") }
     if let group {
       try give(home.path, to: group)
       guard chmod(home.path, 0o710) == 0 else { throw DaemonError("cannot make \(home.path) 0710: \(Self.reason())") }

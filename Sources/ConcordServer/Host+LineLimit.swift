@@ -11,26 +11,33 @@ extension Host {
   /// if one is still too large when a window attaches, the window is told so.
   ///
   /// Only a scope whose state changed since it last fitted is measured.
-  func scopeTooLargeToSend(_ state: State) -> String? {
+  /// An action that leaves a scope as large as before, or smaller, is let through even when
+  /// the scope is already too large (a log from before the limit, an app that grew): otherwise
+  /// nothing could ever make it smaller.
+  func scopeTooLargeToSend(_ state: State, before: State) -> String? {
     for (name, instance) in instances where !instance.windows.isEmpty {
-      if let reason = tooLarge(instance.scope.project(state, instance.key.parameter), as: name) { return reason }
+      let reason = tooLarge(name, after: state, before: before) { instance.scope.project($0, instance.key.parameter) }
+      if let reason { return reason }
     }
     for scope in app.scopes where !scope.isParameterized && instances[scope.name]?.windows.isEmpty != false {
-      if let reason = tooLarge(scope.project(state, nil), as: scope.name) { return reason }
+      if let reason = tooLarge(scope.name, after: state, before: before, { scope.project($0, nil) }) { return reason }
     }
     return nil
   }
 
-  private func tooLarge(_ projected: ProjectedState?, as name: String) -> String? {
-    guard let projected, !projected.hasSameValue(as: fittingStates[name]?.projected) else { return nil }
+  private func tooLarge(
+    _ name: String, after state: State, before: State, _ project: (State) -> ProjectedState?
+  ) -> String? {
+    guard let projected = project(state), !projected.hasSameValue(as: fittingStates[name]?.projected) else { return nil }
     // A state that cannot be encoded is shown as null (`encodedState`): that fits.
     guard let text = try? projected.encodedText() else { return nil }
     let limit = WireLimits.maximumStateBytes(scope: name)
-    guard text.count <= limit else {
-      return "this would make the state of \(name) \(text.count.formatted()) bytes, more than one line to a window can carry (\(limit.formatted())); make it smaller first"
+    if text.count <= limit {
+      fittingStates[name] = FittingState(projected: projected, text: text)
+      return nil
     }
-    fittingStates[name] = FittingState(projected: projected, text: text)
-    return nil
+    if let earlier = try? project(before)?.encodedText(), earlier.count >= text.count { return nil }
+    return "this would make the state of \(name) \(text.count.grouped) bytes, more than one line to a window can carry (\(limit.grouped)); make it smaller first"
   }
 }
 

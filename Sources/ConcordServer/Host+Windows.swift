@@ -64,7 +64,7 @@ extension Host {
       return window.send(
         .error(
           code: .unknownScope,
-          message: "\(scopeName) cannot be shown: its state is \(instance.published.bytes) bytes, more than one line can carry (\(limit))",
+          message: "\(scopeName) cannot be shown: its state is \(instance.published.bytes.grouped) bytes, more than one line can carry (\(limit.grouped))",
           cseq: nil))
     }
     let isNew = instance.windows.insert(window).inserted
@@ -181,13 +181,22 @@ extension Host {
       return window.send(
         .error(code: .badAction, message: "not an action of \(scopeName): \(WireCoding.describe(error))", cseq: cseq))
     }
-    highestCseq[client] = max(highestCseq[client] ?? cseq, cseq)
-    clientOwners[client] = window.user
     guard
       let record = makeRecord(action, client: client, cseq: cseq, user: window.user, scope: scopeName, at: origin.at)
     else {
       return window.send(.error(code: .badAction, message: "the action could not be recorded", cseq: cseq))
     }
+    // A line is at most 1 MiB, but its text in NFC may be longer (some characters decompose and
+    // compose into more bytes): what one line puts in the log stays within a line.
+    guard record.action.utf8.count <= WireLimits.maximumMessageBytes else {
+      return window.send(
+        .error(
+          code: .badAction,
+          message: "the action is \(record.action.utf8.count.grouped) bytes as it would be logged, more than a line (\(WireLimits.maximumMessageBytes.grouped))",
+          cseq: cseq))
+    }
+    highestCseq[client] = max(highestCseq[client] ?? cseq, cseq)
+    clientOwners[client] = window.user
     submit(action, record: record, waiter: window)
   }
 

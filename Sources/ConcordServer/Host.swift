@@ -162,9 +162,14 @@ actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
       return
     }
     let before = state
-    var effect = app.reduce(&state, action)
+    var effect: Effect<Action> = .none
+    var refusal = app.admission(action)
+    if refusal == nil {
+      effect = app.reduce(&state, action)
+      refusal = effect.refusal?.reason ?? scopeTooLargeToSend(state, before: before)
+    }
     var record = record
-    if let reason = effect.refusal?.reason ?? scopeTooLargeToSend(state) {
+    if let reason = refusal {
       state = before
       record.outcome = .refused(reason: WireLimits.bounded(reason))
       effect = .none

@@ -20,16 +20,23 @@ public struct HostedApp<State: Codable & Sendable, Action: Codable & Sendable>: 
   public var scopes: [AppScope<State, Action>]
   public var lifecycle: AppLifecycle<Action>
   let reduce: @Sendable (inout State, Action) -> Effect<Action>
+  /// Why a new action may not be taken, for rules the log's older entries need not meet.
+  var admission: @Sendable (Action) -> String?
   /// Turns the JSON of an action written by an older version into this version's JSON.
   let migrateAction: @Sendable (_ action: JSONValue, _ fromVersion: Int) throws -> JSONValue
 
   /// - Parameters:
+  ///   - admission: rules for new actions only (a limit the app set after entries that break it
+  ///     may be in its log): the reason an action may not be taken, or nil. The daemon refuses
+  ///     and logs such an action; replay never asks, so older entries still boot. The default
+  ///     takes everything.
   ///   - migrateAction: called for each logged action whose version is older than `version`;
   ///     return the action as this version spells it, or throw to say it cannot be read. The
   ///     default throws.
   public init<Environment: Sendable>(
     name: String, version: Int, initialState: State,
     reducer: Reducer<State, Action, Environment>, environment: Environment,
+    admission: @escaping @Sendable (Action) -> String? = { _ in nil },
     scopes: [AppScope<State, Action>], lifecycle: AppLifecycle<Action> = AppLifecycle(),
     migrateAction: @escaping @Sendable (JSONValue, Int) throws -> JSONValue = { _, version in
       throw MigrationError(message: "no migration from version \(version)")
@@ -42,6 +49,7 @@ public struct HostedApp<State: Codable & Sendable, Action: Codable & Sendable>: 
     self.lifecycle = lifecycle
     self.reduce = { state, action in reducer.reduce(into: &state, action: action, environment: environment) }
     self.migrateAction = migrateAction
+    self.admission = admission
   }
 
   /// The scope named `name` (without its parameter).

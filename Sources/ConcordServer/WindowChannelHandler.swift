@@ -54,8 +54,9 @@ final class WindowChannelHandler: ChannelInboundHandler {
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    // No link: a refused peer, whose lines are dropped until it is closed.
-    guard let link else { return }
+    // No link: a refused peer, whose lines are dropped until it is closed. Nothing is taken
+    // after an over-long line either: the connection is closing.
+    guard let link, !inputClosed else { return }
     link.heard()
     let message: ClientMessage
     do {
@@ -99,8 +100,10 @@ final class WindowChannelHandler: ChannelInboundHandler {
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
     if case WireError.lineTooLong = error, let link {
+      // Like a half-close: what was read before is still answered, then the connection closes.
       link.send(.error(code: .tooLong, message: WireError.lineTooLong.description + "; closing", cseq: nil))
-      closeAfterFlushing()
+      inputClosed = true
+      flushOutbox()
     } else {
       registry.logger.debug("window \(link?.id ?? "-"): \(error)")
       context.close(promise: nil)

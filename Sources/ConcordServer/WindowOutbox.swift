@@ -30,8 +30,9 @@ final class WindowOutbox: Sendable {
   private enum Item {
     case message(ServerMessage)
     /// The first line of a scope (its snapshot, made once and shared with other windows, or the
-    /// update since a reconnecting window's state), which brings the window to `state`.
-    case attached(scope: String, line: String, state: PublishedState)
+    /// update since a reconnecting window's state), which brings the window to `state`: the
+    /// `attach`th attach of the scope on this connection; only the newest one counts.
+    case attached(scope: String, line: String, state: PublishedState, attach: Int)
     case scopeChanged(String)
     /// The place of an answer that is known only once its action is committed.
     case answer(Int)
@@ -47,6 +48,12 @@ final class WindowOutbox: Sendable {
     /// The state (and its seq) the window has of each scope once everything written so far
     /// arrives.
     var delivered: [String: (seq: Int64, state: JSONValue)] = [:]
+    /// How many times each scope was attached: an older attach's first line, still queued, does
+    /// not say what the window has.
+    var attaches: [String: Int] = [:]
+    /// Messages that answer nothing (the daemon's own `ping`): written even while an answer is
+    /// awaited.
+    var pushes: [ServerMessage] = []
     /// Answers that came for reserved places, by place.
     var answers: [Int: ServerMessage] = [:]
     var nextPlace = 0
@@ -55,7 +62,7 @@ final class WindowOutbox: Sendable {
     var onReady: (@Sendable () -> Void)?
     var finished = false
 
-    var count: Int { queue.count - head }
+    var count: Int { queue.count - head + pushes.count }
 
     var first: Item? { head < queue.count ? queue[head] : nil }
 
@@ -76,10 +83,11 @@ final class WindowOutbox: Sendable {
     }
 
     /// The update of a scope that changed since the window was last written its state, made now
-    /// from what the window has; nil when the scope's first line is not written yet, or nothing
-    /// changed after all. Its mark, wherever it is in the queue, is spent.
+    /// from what the window has; nil when nothing changed after all, or when the scope's first
+    /// line is not written yet — then its mark is kept for the change mark queued after that line.
+    /// The mark is spent wherever it stands in the queue: a later item for it finds none.
     mutating func update(of scope: String) -> String? {
-      guard marked.remove(scope) != nil, let latest = latest[scope], let delivered = delivered[scope] else { return nil }
+      guard let latest = latest[scope], let delivered = delivered[scope], marked.remove(scope) != nil else { return nil }
       self.delivered[scope] = (latest.seq, latest.state)
       return latest.updateLine(fromSeq: delivered.seq, state: delivered.state)
     }
@@ -105,6 +113,16 @@ final class WindowOutbox: Sendable {
 
   private func signal(_ ready: (@Sendable () -> Void)?) {
     ready?()
+  }
+
+  /// Queues a message that answers nothing the window sent (the daemon's `ping`): it does not
+  /// wait behind an awaited answer.
+  func push(_ message: ServerMessage) {
+    let ready = contents.withLock {
+      $0.pushes.append(message)
+      return $0.onReady
+    }
+    signal(ready)
   }
 
   /// Queues a message. Returns false when the window is too far behind to keep.
@@ -146,7 +164,9 @@ final class WindowOutbox: Sendable {
       $0.latest[scope] = state
       // Until its first line is written the window has nothing of the scope to update.
       $0.delivered[scope] = nil
-      $0.append(.attached(scope: scope, line: line, state: state))
+      let attach = $0.attaches[scope, default: 0] + 1
+      $0.attaches[scope] = attach
+      $0.append(.attached(scope: scope, line: line, state: state, attach: attach))
       return $0.onReady
     }
     signal(ready)
@@ -178,6 +198,7 @@ final class WindowOutbox: Sendable {
   /// nothing can be written yet (the queue is empty, or waits for an answer).
   func nextLine() -> String? {
     contents.withLock { contents in
+      if !contents.pushes.isEmpty { return contents.pushes.removeFirst().line }
       while let item = contents.first {
         if case let .answer(place) = item {
           if let update = contents.pendingUpdate() { return update }
@@ -194,8 +215,9 @@ final class WindowOutbox: Sendable {
         switch item {
         case let .message(message):
           return message.line
-        case let .attached(scope, line, state):
-          if contents.latest[scope] != nil, contents.delivered[scope] == nil {
+        case let .attached(scope, line, state, attach):
+          // Only the newest attach's line says what the window has; a detached scope has nothing.
+          if contents.latest[scope] != nil, attach == contents.attaches[scope] {
             contents.delivered[scope] = (state.seq, state.state)
           }
           return line
@@ -203,7 +225,7 @@ final class WindowOutbox: Sendable {
           // A mark already spent (by an update written before an answer) is passed over.
           if let line = contents.update(of: scope) { return line }
         case .answer:
-          continue
+          continue  // handled before the item is taken
         }
       }
       return nil

@@ -93,7 +93,8 @@ final class WindowRegistry: @unchecked Sendable {
         logger.info("window \(link.id) did not answer a ping for \(timing.pingTimeout): disconnected")
         link.disconnect(reason: "no answer to ping for \(timing.pingTimeout)")
       } else if link.needsPing(after: timing.pingInterval, now: now) {
-        link.send(.ping)
+        // Not an answer: it goes out even while the window awaits one.
+        link.outbox.push(.ping)
       }
     }
   }

@@ -10,6 +10,7 @@ extension Workspace {
   public static func hosted(environment: Environment = .live) -> HostedApp<State, Action> {
     HostedApp(
       name: name, version: version, initialState: State(), reducer: reducer, environment: environment,
+      admission: admission,
       scopes: [
         .scope("board", state: { BoardView($0) }) { origin, action in
           .board(Authored(origin, action))

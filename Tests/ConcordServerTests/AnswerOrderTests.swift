@@ -66,4 +66,16 @@ import Testing
     // Every commit's update came before the first ack it holds (acks of one commit follow each other).
     #expect(updatesBeforeAck.first == 1)
   }
+
+  @Test func aLineTooLongIsAnsweredAfterWhatCameBeforeItAndThenTheConnectionCloses() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let peer = try RawPeer(path: daemon.socketPath)
+    try peer.hello()
+    _ = try peer.attach("counter")
+    // Many sends, so that commits are still under way when the long line is read.
+    try peer.write((1...300).map(Self.send).joined() + String(repeating: "x", count: (1 << 20) + 10) + "\n")
+    let answers = try peer.linesUntilClosed().map(Self.summary).filter { $0 != "update" }
+    #expect(answers == (1...300).map { "ack \($0)" } + ["error"], "\(answers.suffix(5))")
+  }
 }

@@ -122,4 +122,23 @@ import Testing
     #expect(long.utf8.count <= WireLimits.maximumReasonBytes)
     #expect(assign.line.utf8.count < 8_192)
   }
+
+  /// A line is at most 1 MiB, but some text grows in NFC (U+1D160 becomes three characters, 12
+  /// bytes): what one line puts in the log stays within a line all the same.
+  @Test func textThatGrowsInNFCIsRefusedBeforeItIsLogged() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let peer = try RawPeer(path: daemon.socketPath)
+    try peer.hello()
+    _ = try peer.attach("notes")
+    let notes = String(repeating: "\u{1D160}", count: 250_000)
+    try peer.send(.send(scope: "notes", action: ["add": ["text": .string(notes)]], client: "w", cseq: 1))
+    let answer = try peer.receive { if case .error = $0 { true } else if case .ack = $0 { true } else { $0.typeName == "refused" } }.last
+    guard case let .error(code, message, 1)? = answer else { Issue.record("answered \(String(describing: answer).prefix(300))"); return }
+    #expect(code == .badAction)
+    #expect(message.contains("as it would be logged"))
+    #expect(daemon.terminate() == 0)
+    let export = try ConcordCLI.run(["log", "export", "--format", "jsonl"], home: daemon.home)
+    #expect(export.output.split(separator: "\n").allSatisfy { $0.utf8.count <= Self.limit })
+  }
 }

@@ -34,3 +34,52 @@ import Testing
     #expect(outbox.nextLine() == nil)
   }
 }
+
+/// A scope attached again, or twice, while its lines are still queued: the window ends with
+/// every change, diffed from the state it was last written.
+@Suite struct WindowOutboxReattachTests {
+  static func published(_ state: JSONValue, seq: Int64, after previous: Int64?) -> PublishedState {
+    PublishedState(scope: "notes", seq: seq, state: state, bytes: 10_000, previousSeq: previous)
+  }
+
+  static let first: JSONValue = ["a": 1, "b": 1]
+  static let second: JSONValue = ["a": 2, "b": 1]
+  static let third: JSONValue = ["a": 2, "b": 3]
+
+  static func lines(of outbox: WindowOutbox) -> [String] {
+    var lines: [String] = []
+    while let line = outbox.nextLine() { lines.append(line) }
+    return lines
+  }
+
+  @Test func aChangeAfterAttachingAgainIsNotLostToAnOlderMark() throws {
+    let outbox = WindowOutbox()
+    let one = Self.published(Self.first, seq: 1, after: nil)
+    outbox.attach("notes", first: one.snapshotLine(), state: one)
+    _ = outbox.nextLine()
+    outbox.scopeChanged(Self.published(Self.second, seq: 2, after: 1))
+    outbox.detach("notes")
+    let two = Self.published(Self.second, seq: 2, after: 1)
+    outbox.attach("notes", first: two.snapshotLine(), state: two)
+    outbox.scopeChanged(Self.published(Self.third, seq: 3, after: 2))
+    let lines = Self.lines(of: outbox)
+    #expect(lines.count == 2, "\(lines)")
+    #expect(lines.first?.contains(#""type":"snapshot""#) == true)
+    #expect(lines.last?.contains(#""seq":3"#) == true && lines.last?.contains(#""type":"update""#) == true)
+  }
+
+  @Test func attachingTwiceLeavesTheWindowAtTheNewerSnapshot() throws {
+    let outbox = WindowOutbox()
+    let one = Self.published(Self.first, seq: 1, after: nil)
+    let two = Self.published(Self.second, seq: 2, after: 1)
+    outbox.attach("notes", first: one.snapshotLine(), state: one)
+    outbox.attach("notes", first: two.snapshotLine(), state: two)
+    outbox.scopeChanged(Self.published(Self.third, seq: 3, after: 2))
+    let lines = Self.lines(of: outbox)
+    #expect(lines.count == 3, "\(lines)")
+    // The update goes from the newer snapshot (a is 2 already): only b changes.
+    let update = try #require(lines.last)
+    #expect(update.contains(#""path":["b"]"#), "\(update)")
+    #expect(!update.contains(#""path":["a"]"#), "\(update)")
+  }
+}
