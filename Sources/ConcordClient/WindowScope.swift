@@ -195,16 +195,17 @@ public struct CommandWords: Sendable {
     return all[index]
   }
 
-  /// The largest integer, either way, that a command takes: actions travel as JSON, whose
-  /// numbers are doubles, so a larger one would not reach the daemon as typed (it would arrive
-  /// rounded, or, from 2^63 - 512 on, not decode as an integer at all).
-  public static let largestInteger = JSONValue.largestExactInteger
-
-  /// The word at `index` as an integer, at most ``largestInteger`` either way.
+  /// The word at `index` as an integer: any `Int`, since integers reach the daemon exactly;
+  /// one past `Int` is too large.
   public func integer(_ index: Int, _ what: String = "a number") throws -> Int {
     let text = try word(index, what)
-    guard let value = Int(text) else { throw CommandError("\(what) must be a number, not \"\(text)\"") }
-    guard value.magnitude <= Self.largestInteger else { throw CommandError("\(what) is too large: \(text)") }
+    guard let value = Int(text) else {
+      let digits = text.drop { $0 == "-" || $0 == "+" }
+      if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
+        throw CommandError("\(what) is too large: \(text)")
+      }
+      throw CommandError("\(what) must be a number, not \"\(text)\"")
+    }
     return value
   }
 

@@ -127,11 +127,6 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
   }
 
-  /// The largest integer, either way, up to which JSON numbers (IEEE doubles) carry every
-  /// integer exactly: a larger one may arrive rounded. Where people type numbers (commands,
-  /// card references), this is the bound.
-  public static let largestExactInteger = 1 << 53
-
   /// The integer this is, when it is one written as an integer: how every integer the protocol
   /// defines (seq, cseq, counts, indices) is read. `1.0`, `1e3` and `2^63` are not.
   public var int64: Int64? {

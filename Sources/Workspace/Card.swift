@@ -73,12 +73,10 @@ public struct Column: Codable, Equatable, Sendable, Identifiable {
 }
 
 extension Card {
-  /// The card a text names: `42` or `#42`, a number a window can send (above 0, at most 2^53).
-  /// The same for a scope's parameter (`card:#42`) and a typed word.
+  /// The card a text names: `42` or `#42`, a number above 0 (any `Int`: integers travel
+  /// exactly). The same for a scope's parameter (`card:#42`) and a typed word.
   public static func number(_ text: String) -> Int? {
-    guard let number = Int(text.hasPrefix("#") ? String(text.dropFirst()) : text), number > 0,
-      number <= JSONValue.largestExactInteger
-    else { return nil }
+    guard let number = Int(text.hasPrefix("#") ? String(text.dropFirst()) : text), number > 0 else { return nil }
     return number
   }
 }

@@ -105,8 +105,8 @@ import Testing
     let text = "(#1) is not #1abc"
     state.chat.channels[id: "general"]?.messages.append(Message(id: 1, author: "carol", at: monday, text: text))
     #expect(Message.references(in: text).cards == [1])
-    // A chat link names a card the way a window does: no number a window could not send.
-    #expect(Message.references(in: "#9007199254740993 #0 #-2").cards == [])
+    // A chat link names a card the way a window does: a number above 0 that fits an Int.
+    #expect(Message.references(in: "#9223372036854775808 #0 #-2").cards == [])
     let view = ChannelView(state.chat.channels[id: "general"]!, in: state)
     let lines = ChatRendering.lines(view, width: 80, palette: .plain, now: monday)
     #expect(lines.contains { $0.contains("carol: (#1) «Fix login» is not #1abc") }, "\(lines)")
