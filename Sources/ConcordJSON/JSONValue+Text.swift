@@ -57,9 +57,10 @@ extension JSONValue {
     }
   }
 
-  /// Writes `string` as a JSON string: quotes, backslashes and control characters escaped,
-  /// everything else as UTF-8.
-  package static func writeString(_ string: String, to text: inout String) {
+  /// Writes `string` as a JSON string: quotes and backslashes escaped, `\n`, `\r` and `\t` as
+  /// such, every other control character as `\u00xx`, everything else as UTF-8. The audit
+  /// export's schema fixes this form, so an export's bytes never change.
+  public static func writeString(_ string: String, to text: inout String) {
     text += "\""
     for scalar in string.unicodeScalars {
       switch scalar {
@@ -68,8 +69,6 @@ extension JSONValue {
       case "\n": text += "\\n"
       case "\r": text += "\\r"
       case "\t": text += "\\t"
-      case "\u{08}": text += "\\b"
-      case "\u{0C}": text += "\\f"
       case "\u{00}"..."\u{1F}":
         let hex = String(scalar.value, radix: 16)
         text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex

@@ -1,3 +1,4 @@
+import ConcordJSON
 import Foundation
 
 /// The formats of an audit export. JSONL is canonical and verifiable; CSV is the same records
@@ -39,25 +40,11 @@ enum AuditText {
     }
   }
 
-  /// A JSON string as the export schema fixes it: every control character as `\u00xx` (but
-  /// `\n`, `\r`, `\t`), so an export's bytes never change. ConcordWire's `jsonText` is the
-  /// wire's writer; the log does not depend on the wire, and the two need not agree on `\b`.
+  /// A JSON string as the export schema fixes it (``JSONValue/writeString(_:to:)``).
   static func quote(_ string: String) -> String {
-    var out = "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-          + String(scalar.value, radix: 16)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
+    var out = ""
+    JSONValue.writeString(string, to: &out)
+    return out
   }
 
   /// One CSV field. Text a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`,
