@@ -958,6 +958,31 @@ def _cseq_extremes(ctx):
     check(p.states.get("counter") == 2, f"the counter should be 2, is {p.states.get('counter')}")
 
 
+@scenario("cseq-random-int64-roundtrip")
+def _cseq_random(ctx):
+    """Random Int64 cseqs, across the whole range: each is acked with exactly itself, and the
+    export (after a restart) holds each exactly once, as Python's exact integers read them."""
+    import random
+    rng = random.Random(int.from_bytes(os.urandom(8), "big"))
+    cseqs = sorted({rng.randint(INT64_MIN, INT64_MAX) for _ in range(60)}
+                   | {2**53 + rng.randint(1, 1000) for _ in range(10)} | {-(2**53) - rng.randint(1, 1000) for _ in range(10)})
+    ctx.start()
+    p = ctx.peer("w")
+    p.attach("counter")
+    problems = []
+    for cseq in cseqs:
+        p.send(send_msg("counter", {"increment": {}}, "rnd", cseq))
+        msg, _ = p.until(lambda m: m.get("type") in ("ack", "refused", "error"), f"the answer to cseq {cseq}")
+        if not (msg.get("type") == "ack" and msg.get("cseq") == cseq):
+            problems.append(f"cseq {cseq}: got {short(msg, 120)}")
+    check(not problems, "; ".join(problems[:3]))
+    ctx.restart()
+    ctx.stop_cleanly()
+    exported = [e.get("cseq") for e in ctx.export() if e.get("client") == "rnd"]
+    check(sorted(exported) == cseqs, f"the export should hold each cseq exactly once; it differs at "
+          f"{sorted(set(exported) ^ set(cseqs))[:3]}")
+
+
 @scenario("cseq-rejects-non-int64")
 def _cseq_bad(ctx):
     forms = ["9223372036854775808", "-9223372036854775809", "18446744073709551616", "1e3", "1.0", "1E2", "1.5",
