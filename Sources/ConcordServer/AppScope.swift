@@ -19,6 +19,9 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
   let project: @Sendable (State, String?) -> ProjectedState?
   /// The app action for a child action sent as JSON; throws when it is not one.
   let embed: @Sendable (String?, JSONValue, ActionOrigin) throws -> Action
+  /// Whether the child state's JSON is small by its type (``ProjectedState/isSmall(_:)``): the
+  /// line limit need not measure it.
+  let isSmallByType: Bool
 
   /// A scope with one child state.
   public static func scope<Child: Encodable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
@@ -35,7 +38,7 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
     AppScope(
       name: name, isParameterized: false,
       project: { appState, _ in ProjectedState(state(appState)) },
-      embed: { _, _, _ in throw ScopeError.readOnly(name) })
+      embed: { _, _, _ in throw ScopeError.readOnly(name) }, isSmallByType: ProjectedState.isSmall(Child.self))
   }
 
   /// A scope with one child state, whose actions carry who sent them and when: what an app
@@ -54,7 +57,8 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
     AppScope(
       name: name, isParameterized: false,
       project: { appState, _ in ProjectedState(state(appState)) },
-      embed: { _, json, origin in action(origin, try json.decode(ChildAction.self)) })
+      embed: { _, json, origin in action(origin, try json.decode(ChildAction.self)) },
+      isSmallByType: ProjectedState.isSmall(Child.self))
   }
 
   /// A scope with one child state per parameter, such as one element of a collection.
@@ -81,7 +85,8 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
       embed: { text, json, origin in
         guard let text, let id = parameter(text) else { throw ScopeError.badParameter }
         return action(id, origin, try json.decode(ChildAction.self))
-      })
+      },
+      isSmallByType: ProjectedState.isSmall(Child.self))
   }
 
   enum ScopeError: Error, CustomStringConvertible {
@@ -111,32 +116,6 @@ public struct ActionOrigin: Sendable, Equatable {
     self.window = window
     self.at = at
   }
-}
-
-/// A scope's child state with its type erased: compared cheaply as the typed value, encoded to
-/// JSON only when it changed.
-struct ProjectedState: Sendable {
-  private let value: any Sendable
-  private let isEqual: @Sendable (any Sendable) -> Bool
-  private let encode: @Sendable () throws -> (json: JSONValue, bytes: Int)
-  private let encodeText: @Sendable () throws -> Data
-
-  init<Child: Encodable & Equatable & Sendable>(_ child: Child) {
-    value = child
-    isEqual = { other in (other as? Child) == child }
-    encode = { try JSONValue.encoding(child) }
-    encodeText = { try JSONValue.encodedText(of: child) }
-  }
-
-  /// The state's JSON text, without reading it back (``JSONValue/reading(_:)`` does).
-  func encodedText() throws -> Data { try encodeText() }
-
-  func hasSameValue(as other: ProjectedState?) -> Bool {
-    other.map { isEqual($0.value) } ?? false
-  }
-
-  /// The state as JSON, with the size of its text: what a whole-state `reset` would cost.
-  func json() throws -> (json: JSONValue, bytes: Int) { try encode() }
 }
 
 /// A scope name as a window writes it: `board`, or `card:42`.

@@ -95,7 +95,8 @@ final class WindowOutbox: Sendable {
     /// An update of any scope the window already has that changed: written before an answer,
     /// and while one is awaited.
     mutating func pendingUpdate() -> String? {
-      for scope in marked where delivered[scope] != nil {
+      // The scope is found before `marked` changes: changing a set while iterating it copies it.
+      while let scope = marked.first(where: { delivered[$0] != nil }) {
         if let line = update(of: scope) { return line }
       }
       return nil
