@@ -1,0 +1,90 @@
+import ConcordLog
+import ConcordWire
+
+/// A window's action on its way in: who may send it (client ids, by account), whether it is a
+/// retry, whether it decodes and fits, and then its reduction (``Host/submit(_:record:waiter:)``).
+extension Host {
+  /// Takes `json` as an action of the scope `scopeName`, sent by `window` as `(client, cseq)`;
+  /// answers it at once when it cannot be taken, else when its commit is durable.
+  func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, window: WindowLink) {
+    guard accepting, !stopped else {
+      return window.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: cseq))
+    }
+    if let problem = ClientID.problem(with: client) {
+      return window.send(.error(code: .badMessage, message: problem, cseq: cseq))
+    }
+    guard client != Self.daemonClient else {
+      return window.send(.error(code: .badMessage, message: "the client id \"\(client)\" is reserved", cseq: cseq))
+    }
+    // Exactly once is per account: a client id belongs to the account that first sent with it,
+    // so nobody else can be answered for its actions or make its later ones look recorded.
+    switch owner(of: client) {
+    case let .success(owner?) where owner != window.user:
+      return window.send(
+        .error(
+          code: .badMessage,
+          message: "the client id \(client) belongs to another account; each account's windows use their own", cseq: cseq))
+    case .success: break
+    case let .failure(error):
+      return window.send(.error(code: .unavailable, message: "the log could not be read: \(error)", cseq: cseq))
+    }
+    // A retry gets the original answer whatever became of its scope: the element it was sent to
+    // may be gone by now (the scope names nothing, so the window could not attach it again).
+    let key = ActionKey(client: client, cseq: cseq)
+    if waiters[key] != nil {
+      // A retry of an action still on its way to the log: answered with it.
+      waiters[key, default: []].append(Waiter(window))
+      return
+    }
+    if cseq <= highestCseq[client] ?? Int64.min {
+      do {
+        if let original = try log.entry(client: client, cseq: cseq) {
+          return window.send(Self.answer(for: original))
+        }
+      } catch {
+        return window.send(.error(code: .unavailable, message: "the log could not be read: \(error)", cseq: cseq))
+      }
+    }
+    guard let instance = instances[scopeName], instance.windows.contains(window) else {
+      return window.send(
+        .error(code: .notAttached, message: "attach to \(scopeName) before sending its actions", cseq: cseq))
+    }
+    let action: Action
+    let origin = ActionOrigin(user: window.user, window: window.id, at: actionTime())
+    do {
+      action = try instance.scope.embed(instance.key.parameter, json, origin)
+    } catch {
+      return window.send(
+        .error(code: .badAction, message: "not an action of \(scopeName): \(WireCoding.describe(error))", cseq: cseq))
+    }
+    guard
+      let record = makeRecord(action, client: client, cseq: cseq, user: window.user, scope: scopeName, at: origin.at)
+    else {
+      return window.send(.error(code: .badAction, message: "the action could not be recorded", cseq: cseq))
+    }
+    // A line is at most 1 MiB, but its text in NFC may be longer (some characters decompose and
+    // compose into more bytes): what one line puts in the log stays within a line.
+    guard record.action.utf8.count <= WireLimits.maximumMessageBytes else {
+      return window.send(
+        .error(
+          code: .badAction,
+          message: "the action is \(record.action.utf8.count.grouped) bytes as it would be logged, more than a line (\(WireLimits.maximumMessageBytes.grouped))",
+          cseq: cseq))
+    }
+    highestCseq[client] = max(highestCseq[client] ?? cseq, cseq)
+    clientOwners[client] = window.user
+    submit(action, record: record, waiter: window)
+  }
+
+  /// The account a client id belongs to: the user of its first action, looked up in the log once
+  /// per run; nil for a client the log has never seen.
+  private func owner(of client: String) -> Result<String?, LogError> {
+    if let owner = clientOwners[client] { return .success(owner) }
+    guard highestCseq[client] != nil else { return .success(nil) }
+    return Result { () throws(LogError) in
+      let owner = try log.firstEntry(client: client)?.record.user
+      clientOwners[client] = owner
+      return owner
+    }
+  }
+}
