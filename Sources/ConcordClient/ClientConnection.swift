@@ -20,6 +20,9 @@ public final class ClientConnection {
   public private(set) var welcome = ServerMessage.Welcome(
     protocolVersion: 0, logID: "", user: "", seq: 0, app: "", scopes: [])
   public private(set) var fileDescriptor: Int32
+  /// The newest seq of the daemon's log this connection was told of: the welcome's, then that
+  /// of every snapshot, update and answer since. The log only grows while a connection lasts.
+  public private(set) var newestSeq: Int64 = 0
   /// Where each read lands before it joins `buffer`: allocated once, not per read.
   private var chunk = [UInt8](repeating: 0, count: 65_536)
   private var buffer: [UInt8] = []
@@ -31,7 +34,9 @@ public final class ClientConnection {
     fileDescriptor = try UnixSocket.connect(to: socket.path)
     try send(.hello(protocolVersion: WireProtocol.version, client: nil))
     switch try receive(timeout: timeout) {
-    case let .welcome(welcome)?: self.welcome = welcome
+    case let .welcome(welcome)?:
+      self.welcome = welcome
+      newestSeq = welcome.seq
     case let .error(_, message, _)?: throw .protocolError(message)
     case nil: throw .closed
     case let other?: throw .protocolError("expected a welcome, got \(other.typeName)")
@@ -110,6 +115,7 @@ public final class ClientConnection {
         try send(.pong)
         continue
       }
+      if let seq = message.seq { newestSeq = max(newestSeq, seq) }
       return message
     }
     return nil

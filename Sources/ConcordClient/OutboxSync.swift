@@ -56,7 +56,9 @@ public enum OutboxSync {
   ) throws(ClientError) -> Report {
     var report = Report()
     let queued = try outbox.queued()
-    let daemon = LogPosition(logID: connection.welcome.logID, seq: connection.welcome.seq)
+    // Where the log stands now: a connection used for many syncs has seen it grow since its
+    // welcome, and this home witnessed that growth.
+    let daemon = LogPosition(logID: connection.welcome.logID, seq: connection.newestSeq)
     switch LogDivergence.between(witnessed: try outbox.witnessed(), daemon: daemon) {
     case nil:
       try outbox.witness(daemon)

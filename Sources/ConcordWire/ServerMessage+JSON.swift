@@ -60,6 +60,18 @@ extension ServerMessage {
     }
   }
 
+  /// The seq of the daemon's log the message speaks of, when it names one: what a client keeps
+  /// as the newest position it was shown.
+  public var seq: Int64? {
+    switch self {
+    case let .welcome(welcome): welcome.seq
+    case let .snapshot(_, seq, _, _), let .update(_, seq, _), let .ack(_, _, seq): seq
+    case let .refused(_, _, seq, _): seq
+    case let .status(status): status.seq
+    case .detached, .ping, .pong, .error: nil
+    }
+  }
+
   /// The message as one line of the wire, newline included.
   public var line: String {
     var text = ""
