@@ -62,9 +62,17 @@ import Testing
     #expect(try window.attach("counter") == .number(0))
     try window.send(.send(scope: "counter", action: .object(["decrement": .object([:])]), client: "w", cseq: 1))
     let answer = try window.receive { if case .refused = $0 { true } else { false } }
-    #expect(answer.last == .refused(client: "w", cseq: 1, seq: answer.last.flatMap(\.seq), reason: "the counter is already at zero"))
+    guard case let .refused(client, cseq, seq?, reason)? = answer.last else {
+      Issue.record("expected a refusal with its seq, got \(String(describing: answer.last))")
+      return
+    }
+    #expect(client == "w" && cseq == 1 && reason == "the counter is already at zero")
     try window.send(.ping)
     #expect(try window.receive() == .pong)
+    // The refusal is in the log, as its newest entry, and the counter is as it was.
+    let reader = try RawPeer(path: daemon.socketPath)
+    #expect(try reader.hello().seq == seq)
+    #expect(try reader.attach("counter") == 0)
   }
 }
 
@@ -76,16 +84,6 @@ extension RawPeer {
     switch change {
     case let .diff(diff): return try diff.apply(to: state)
     case let .reset(whole): return whole
-    }
-  }
-}
-
-extension ServerMessage {
-  var seq: Int64? {
-    switch self {
-    case let .ack(_, _, seq): seq
-    case let .refused(_, _, seq, _): seq
-    default: nil
     }
   }
 }
