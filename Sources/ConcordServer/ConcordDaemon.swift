@@ -66,7 +66,7 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
     let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     defer { eventLoops.shutdownGracefully { _ in } }
     let eventLoop = eventLoops.next()
-    let host = Host(
+    let host = DaemonHost(
       app: app, log: log, booted: booted, snapshotInterval: configuration.snapshotInterval, logger: logger,
       eventLoop: eventLoop,
       onFatal: { [fatal] reason in

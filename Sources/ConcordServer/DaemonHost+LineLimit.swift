@@ -4,7 +4,7 @@ import Foundation
 /// Every line the daemon writes fits the limit it imposes on its peers (1 MiB): a scope's state
 /// is sent whole in a snapshot, so an action that would make a state too large to send is
 /// refused, with the reason, like any other refusal.
-extension Host {
+extension DaemonHost {
   /// Why `state` cannot be sent to the windows, when one of its scopes would not fit in a line:
   /// the scopes windows watch, and every scope without a parameter (anyone may attach to them).
   /// A parameterized scope nobody watches is bounded by the app (a card's texts have limits);

@@ -2,8 +2,8 @@ import ConcordLog
 import ConcordWire
 
 /// A window's action on its way in: who may send it (client ids, by account), whether it is a
-/// retry, whether it decodes and fits, and then its reduction (``Host/submit(_:record:waiter:)``).
-extension Host {
+/// retry, whether it decodes and fits, and then its reduction (``DaemonHost/submit(_:record:waiter:)``).
+extension DaemonHost {
   /// Takes `json` as an action of the scope `scopeName`, sent by `window` as `(client, cseq)`;
   /// answers it at once when it cannot be taken, else when its commit is durable.
   func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, window: WindowLink) {

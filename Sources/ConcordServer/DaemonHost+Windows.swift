@@ -4,7 +4,7 @@ import ConcordWire
 import Foundation
 
 /// What windows ask of the host: attach, detach, send.
-extension Host {
+extension DaemonHost {
   func welcome(for window: WindowLink) -> ServerMessage.Welcome {
     windows.insert(window)
     return ServerMessage.Welcome(

@@ -17,7 +17,7 @@ import NIOPosix
 /// The host runs on the event loop that serves the windows' sockets: reading a line, reducing
 /// it and writing the answers happen on one thread with no hand-off between threads, as in
 /// Redis. Only the commit (sealing, SQLite, fsync) runs elsewhere, overlapping the next batch.
-actor Host<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
+actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
   let app: HostedApp<State, Action>
   let log: ActionLog
   let logID: String

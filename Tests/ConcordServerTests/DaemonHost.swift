@@ -1,13 +1,9 @@
-// No Foundation here: it has a `Host` of its own, and the daemon's is wanted.
 import ConcordLog
 import Synchronization
 
 @testable import ConcordServer
 
-/// The daemon's host of one app (`Host` in ConcordServer), by a name Foundation does not use.
-typealias DaemonHost<State: Codable & Sendable, Action: Codable & Sendable> = Host<State, Action>
-
-extension Host {
+extension DaemonHost {
   /// The committed seq and state, read together.
   var committedNow: (seq: Int64, state: State) { (committedSeq, committedState) }
 

@@ -6,7 +6,7 @@ import Testing
 
 @testable import ConcordServer
 
-/// One app hosted as `concordd` hosts it — the daemon's own `Host` on a log in a fresh home,
+/// One app hosted as `concordd` hosts it — the daemon's own `DaemonHost` on a log in a fresh home,
 /// booted from that log, taking snapshots every few commits — driven by windows that are only
 /// their outboxes. What a property needs to act as the daemon's users, restart the daemon, and
 /// then hold what it did against what its log says.

@@ -5,7 +5,7 @@ import Logging
 
 @testable import ConcordServer
 
-/// An app's log in a fresh home, and the daemon's `Host` booted from it in this process: for
+/// An app's log in a fresh home, and the daemon's `DaemonHost` booted from it in this process: for
 /// tests that act as windows on the host itself, without a socket or a daemon process.
 ///
 /// ```swift
