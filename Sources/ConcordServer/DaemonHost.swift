@@ -55,10 +55,8 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowH
   var committing = false
   /// Whether the log's checkpoint file was last reported as failing.
   var checkpointFileFailing = false
-  /// False once shutdown began: windows' actions are turned away.
-  var accepting = true
-  /// True once the log failed or shutdown finished.
-  var stopped = false
+  /// Accepting, draining or stopped: see ``HostLifecycle``.
+  var lifecycle = HostLifecycle()
   var effectCseq: Int64
   var instances: [String: ScopeInstance] = [:]
   /// Scopes whose state could not be encoded the last time it was published: the daemon's log
@@ -157,7 +155,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowH
 
   /// Reduces an action and queues it for the next commit.
   func submit(_ action: Action, record: LogRecord, waiter: WindowLink?) {
-    guard !stopped else {
+    guard lifecycle.reduces else {
       waiter?.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: record.cseq))
       return
     }
@@ -183,7 +181,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowH
   func submitFromDaemon(_ action: Action, user: String, scope: String, at: Date? = nil) {
     // A cseq is taken only by an action that goes to the log: one that is dropped (the host
     // stopped, or the action cannot be encoded) would leave the daemon's numbering past the log's.
-    guard !stopped,
+    guard lifecycle.reduces,
       let record = makeRecord(
         action, client: Self.daemonClient, cseq: effectCseq + 1, user: user, scope: scope, at: at ?? actionTime())
     else { return }
@@ -226,7 +224,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowH
   // MARK: - Group commit
 
   func startCommitIfIdle() {
-    guard !committing, !pending.isEmpty, !stopped else { return }
+    guard !committing, !pending.isEmpty, lifecycle.reduces else { return }
     committing = true
     let batch = pending
     pending = []
@@ -308,7 +306,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowH
 
   /// The log cannot be trusted to hold what the state holds: answer no one, and stop.
   private func fail(_ reason: String) {
-    stopped = true
+    lifecycle.stop(because: reason)
     logger.critical("\(reason); stopping")
     // Everyone still waiting, for the failed batch or a later one, is told nothing was saved.
     for (key, waiting) in waiters {
@@ -321,12 +319,12 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowH
 
   /// Stops taking actions and waits until everything reduced is committed.
   func drain() async {
-    accepting = false
-    while !stopped, committing || !pending.isEmpty {
+    lifecycle.drain()
+    while lifecycle.reduces, committing || !pending.isEmpty {
       if !committing { startCommitIfIdle() }
       try? await Task.sleep(for: .milliseconds(2))
     }
-    stopped = true
+    lifecycle.stop(because: nil)
     effects.cancelAll()
   }
 }
