@@ -73,10 +73,10 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
         fatal.withLock { $0 = reason }
         server.withLock { $0?.close(promise: nil) }
       })
-    let registry = WindowRegistry(policy: policy, timing: configuration.windowTiming, eventLoop: eventLoop, logger: logger)
+    let registry = ConnectionRegistry(policy: policy, timing: configuration.windowTiming, eventLoop: eventLoop, logger: logger)
     let channel = try await bindSocket(group: eventLoops, access: access) { channel in
       try channel.pipeline.syncOperations.addHandlers(
-        ByteToMessageHandler(LineFrameDecoder()), WindowChannelHandler(host: host, registry: registry))
+        ByteToMessageHandler(LineFrameDecoder()), ConnectionHandler(host: host, registry: registry))
     }
     server.withLock { $0 = channel }
     logger.info("listening on \(configuration.socketPath)")

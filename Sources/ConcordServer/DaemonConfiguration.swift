@@ -39,8 +39,8 @@ public struct DaemonConfiguration: Sendable {
 }
 
 extension DaemonConfiguration {
-  var windowTiming: WindowRegistry.Timing {
-    WindowRegistry.Timing(pingInterval: pingInterval, pingTimeout: pingInterval, stuckTimeout: pingInterval)
+  var windowTiming: ConnectionRegistry.Timing {
+    ConnectionRegistry.Timing(pingInterval: pingInterval, pingTimeout: pingInterval, stuckTimeout: pingInterval)
   }
 }
 

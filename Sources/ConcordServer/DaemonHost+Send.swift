@@ -6,7 +6,7 @@ import ConcordWire
 extension DaemonHost {
   /// Takes `json` as an action of the scope `scopeName`, sent by `window` as `(client, cseq)`;
   /// answers it at once when it cannot be taken, else when its commit is durable.
-  func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, window: WindowLink) {
+  func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, window: Connection) {
     guard lifecycle.takesWindowActions else {
       return window.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: cseq))
     }

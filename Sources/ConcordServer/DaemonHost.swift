@@ -17,7 +17,7 @@ import NIOPosix
 /// The host runs on the event loop that serves the windows' sockets: reading a line, reducing
 /// it and writing the answers happen on one thread with no hand-off between threads, as in
 /// Redis. Only the commit (sealing, SQLite, fsync) runs elsewhere, overlapping the next batch.
-actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowHost {
+actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: ConnectionHost {
   let app: HostedApp<State, Action>
   let log: ActionLog
   let logID: String
@@ -50,7 +50,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowH
   /// Reduced, waiting for the next commit.
   var pending: [Pending] = []
   /// Who waits for the answer to each `(client, cseq)` reduced but not yet committed, and the
-  /// place in each one's outbox the answer goes to.
+  /// place in each one's queue the answer goes to.
   var waiters: [ActionKey: [Waiter]] = [:]
   var committing = false
   /// Whether the log's checkpoint file was last reported as failing.
@@ -67,7 +67,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowH
   let wallClock: @Sendable () -> Date
   /// The time of the last action reduced: no action is given (and logged with) an earlier one.
   var lastActionTime: Date
-  var windows: Set<WindowLink> = []
+  var windows: Set<Connection> = []
 
   /// The client id under which the daemon records the actions of effects and lifecycle.
   static var daemonClient: String { "concordd" }
@@ -78,11 +78,11 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowH
   }
 
   struct Waiter {
-    let window: WindowLink
+    let window: Connection
     let place: Int
 
     /// Takes `window`'s next place for an answer.
-    init(_ window: WindowLink) {
+    init(_ window: Connection) {
       self.window = window
       place = window.reserveAnswer()
     }
@@ -103,7 +103,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowH
     /// What the windows were last given: shared by all of them.
     var published: PublishedState
     var history: ScopeHistory
-    var windows: Set<WindowLink>
+    var windows: Set<Connection>
 
     /// Takes `published`, made from `projected`, as what the windows were last given.
     mutating func publish(_ published: PublishedState, projectedFrom projected: ProjectedState?) {
@@ -154,7 +154,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: WindowH
   // MARK: - Actions
 
   /// Reduces an action and queues it for the next commit.
-  func submit(_ action: Action, record: LogRecord, waiter: WindowLink?) {
+  func submit(_ action: Action, record: LogRecord, waiter: Connection?) {
     guard lifecycle.reduces else {
       waiter?.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: record.cseq))
       return

@@ -17,14 +17,14 @@ import Testing
     var host = try hosted.makeHost()
     let alice = await hosted.window("alice", on: host, attachedTo: "counter")
     await host.handle(.send(scope: "counter", action: Self.increment, client: "c-alice", cseq: 1), from: alice)
-    let aliceFirst = try await alice.outbox.messages(untilAnswerTo: 1).last
+    let aliceFirst = try await alice.queue.messages(untilAnswerTo: 1).last
     guard case .ack(_, 1, _)? = aliceFirst else { Issue.record("alice's action: \(String(describing: aliceFirst))"); return }
 
     // Mallory (another uid) replays alice's pair and tries her next cseq first.
     let mallory = await hosted.window("mallory", pid: 2, uid: 65534, on: host, attachedTo: "counter")
     for cseq: Int64 in [1, 2] {
       await host.handle(.send(scope: "counter", action: Self.increment, client: "c-alice", cseq: cseq), from: mallory)
-      let answer = try await mallory.outbox.messages(untilAnswerTo: cseq).last
+      let answer = try await mallory.queue.messages(untilAnswerTo: cseq).last
       guard case let .error(code, message, _)? = answer else {
         Issue.record("mallory was answered \(String(describing: answer)) for alice's client id")
         continue
@@ -35,7 +35,7 @@ import Testing
 
     // Alice's own cseq 2 is applied, not answered with anything of mallory's.
     await host.handle(.send(scope: "counter", action: Self.increment, client: "c-alice", cseq: 2), from: alice)
-    let aliceSecond = try await alice.outbox.messages(untilAnswerTo: 2).last
+    let aliceSecond = try await alice.queue.messages(untilAnswerTo: 2).last
     guard case .ack(_, 2, _)? = aliceSecond else { Issue.record("alice's second: \(String(describing: aliceSecond))"); return }
     #expect(await host.committedNow.state.counter == 2)
 
@@ -44,7 +44,7 @@ import Testing
     host = try hosted.makeHost()
     let malloryAgain = await hosted.window("mallory2", pid: 3, uid: 65534, on: host, attachedTo: "counter")
     await host.handle(.send(scope: "counter", action: Self.increment, client: "c-alice", cseq: 3), from: malloryAgain)
-    let after = try await malloryAgain.outbox.messages(untilAnswerTo: 3).last
+    let after = try await malloryAgain.queue.messages(untilAnswerTo: 3).last
     guard case .error(.badMessage, _, 3)? = after else { Issue.record("after a restart: \(String(describing: after))"); return }
     #expect(await host.committedNow.state.counter == 2)
   }

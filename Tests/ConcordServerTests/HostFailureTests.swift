@@ -24,7 +24,7 @@ import Testing
     while fatal.withLock({ $0 }) == nil, cseq < 2000 {
       cseq += 1
       await host.handle(.send(scope: "notes", action: ["add": ["text": .string(text)]], client: "w", cseq: cseq), from: window)
-      answers += try await window.outbox.messages(untilAnswerTo: cseq)
+      answers += try await window.queue.messages(untilAnswerTo: cseq)
     }
     #expect(fatal.withLock { $0 }?.contains("could not be written") == true)
     let acked = answers.compactMap { if case let .ack(_, cseq, seq) = $0 { (cseq, seq) } else { nil } }
@@ -36,7 +36,7 @@ import Testing
     #expect(try log.verify().isSound)
     // A stopped host takes nothing more.
     await host.handle(.send(scope: "notes", action: ["add": ["text": "late"]], client: "w", cseq: cseq + 1), from: window)
-    let late = try await window.outbox.messages(untilAnswerTo: cseq + 1)
+    let late = try await window.queue.messages(untilAnswerTo: cseq + 1)
     #expect(late.contains { if case .error(.unavailable, _, _) = $0 { true } else { false } })
     // Nor does an effect that delivers late: it takes no daemon cseq the log will never hold.
     let daemonCseq = await host.cseqs.daemon

@@ -15,7 +15,7 @@ import Testing
 /// updates it is sent, as a real window does.
 final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & Sendable> {
   struct Window {
-    var link: WindowLink
+    var link: Connection
     let client: String
     let peer: PeerCredentials
     var lastCseq: Int64 = 0
@@ -78,7 +78,7 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
       logger: logger, fatal: fatal)
     await host.start()
     for (index, peer) in peers.enumerated() {
-      let link = WindowLink(id: "w\(index + 1)", peer: peer, close: {})
+      let link = Connection(id: "w\(index + 1)", peer: peer, close: {})
       _ = await host.welcome(for: link)
       windows.append(Window(link: link, client: "client-\(index + 1)", peer: peer))
     }
@@ -156,7 +156,7 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
 
   /// Reads what waits for `window`, keeping its copies of its scopes up to date.
   private func read(_ index: Int) {
-    while let line = windows[index].link.outbox.nextLine() {
+    while let line = windows[index].link.queue.nextLine() {
       let message: ServerMessage
       do {
         message = try WireCoding().decode(ServerMessage.self, from: Array(line.utf8.dropLast()))
@@ -235,7 +235,7 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
     for index in windows.indices {
       let scopes = windows[index].views.keys.sorted()
       for scope in scopes { windows[index].left[scope] = windows[index].views.removeValue(forKey: scope) }
-      windows[index].link = WindowLink(id: "w\(index + 1)-\(restarts)", peer: windows[index].peer, close: {})
+      windows[index].link = Connection(id: "w\(index + 1)-\(restarts)", peer: windows[index].peer, close: {})
       _ = await host.welcome(for: windows[index].link)
       for scope in scopes { await attach(index, scope, since: true) }
     }

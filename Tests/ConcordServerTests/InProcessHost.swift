@@ -42,8 +42,8 @@ struct InProcessHost<State: Codable & Sendable, Action: Codable & Sendable> {
   func window(
     _ id: String, pid: Int32 = 1, uid: UInt32 = getuid(), on host: DaemonHost<State, Action>, attachedTo scope: String,
     since: LogPosition? = nil
-  ) async -> WindowLink {
-    let window = WindowLink(id: id, peer: PeerCredentials(pid: pid, uid: uid, gid: getgid()), close: {})
+  ) async -> Connection {
+    let window = Connection(id: id, peer: PeerCredentials(pid: pid, uid: uid, gid: getgid()), close: {})
     _ = await host.welcome(for: window)
     await host.handle(.attach(scope: scope, since: since), from: window)
     return window

@@ -22,10 +22,10 @@ import Workspace
 
   /// Sends `action` and returns the answer's type (`ack`, `refused` or `error`) with its reason.
   static func send<State, Action>(
-    _ action: JSONValue, to scope: String, cseq: Int64, from window: WindowLink, on host: DaemonHost<State, Action>
+    _ action: JSONValue, to scope: String, cseq: Int64, from window: Connection, on host: DaemonHost<State, Action>
   ) async throws -> (type: String, reason: String?) {
     await host.handle(.send(scope: scope, action: action, client: "c", cseq: cseq), from: window)
-    switch try await window.outbox.messages(untilAnswerTo: cseq).last {
+    switch try await window.queue.messages(untilAnswerTo: cseq).last {
     case .ack?: return ("ack", nil)
     case let .refused(_, _, _, reason)?: return ("refused", reason)
     case let .error(_, message, _)?: return ("error", message)
@@ -74,7 +74,7 @@ import Workspace
     await now.afterQueuedCommits()
     #expect(await now.committedNow.state.notes.count == 4)
     // The window could not attach the notes: too large to send, it is told so.
-    _ = try await window.outbox.messages { if case .error(.unknownScope, _, _) = $0 { true } else { false } }
+    _ = try await window.queue.messages { if case .error(.unknownScope, _, _) = $0 { true } else { false } }
     await now.submitFromDaemon(.notes(.remove(id: 1)), user: "t", scope: "notes")
     await now.afterQueuedCommits()
     try await Task.sleep(for: .milliseconds(50))

@@ -13,13 +13,13 @@ import Testing
     let host = try hosted.makeHost()
     let writer = await hosted.window("writer", on: host, attachedTo: "reading")
     await host.handle(.send(scope: "reading", action: ["set": ["_0": 7]], client: "writer", cseq: 1), from: writer)
-    _ = try await writer.outbox.messages { $0.typeName == "ack" }
+    _ = try await writer.queue.messages { $0.typeName == "ack" }
 
     var answers: [ServerMessage] = []
     for (id, pid) in [("first", 2), ("second", 3)] as [(String, Int32)] {
       let window = await hosted.window(
         id, pid: pid, on: host, attachedTo: "reading", since: LogPosition(logID: "a-log-that-is-gone", seq: 1))
-      let first = try await window.outbox.messages { ["snapshot", "update", "error"].contains($0.typeName) }.last
+      let first = try await window.queue.messages { ["snapshot", "update", "error"].contains($0.typeName) }.last
       answers += first.map { [$0] } ?? []
     }
     for answer in answers {

@@ -38,10 +38,10 @@ import Testing
     defer { hosted.removeHome() }
     let host = try hosted.makeHost()
     let early = await hosted.window("early", on: host, attachedTo: "reading")
-    #expect(try await early.outbox.messages { $0.typeName == "snapshot" }.last?.state == 1)
+    #expect(try await early.queue.messages { $0.typeName == "snapshot" }.last?.state == 1)
 
     await host.handle(.send(scope: "reading", action: ["overflow": [:]], client: "early", cseq: 1), from: early)
-    let afterOverflow = try await early.outbox.messages { $0.typeName == "ack" }
+    let afterOverflow = try await early.queue.messages { $0.typeName == "ack" }
     #expect(afterOverflow.contains { $0.isUpdate(resettingTo: .null) }, "the attached window shows null")
 
     // Nobody watches the scope for a while; a window attaching then is given the same null,
@@ -49,12 +49,12 @@ import Testing
     await host.handle(.detach(scope: "reading"), from: early)
     let late = await hosted.window("late", pid: 2, on: host, attachedTo: "reading")
     // Not an error: the answer is a snapshot of null.
-    let lateAnswer = try await late.outbox.messages { ["snapshot", "error"].contains($0.typeName) }
+    let lateAnswer = try await late.queue.messages { ["snapshot", "error"].contains($0.typeName) }
     #expect(lateAnswer.last?.state == .null)
 
     // Once the reading is finite again, the window has it.
     await host.handle(.send(scope: "reading", action: ["set": ["_0": 2]], client: "late", cseq: 1), from: late)
-    #expect(try await late.outbox.messages { $0.typeName == "ack" }.contains { $0.isUpdate(resettingTo: 2) })
+    #expect(try await late.queue.messages { $0.typeName == "ack" }.contains { $0.isUpdate(resettingTo: 2) })
   }
 
   /// An action of the daemon's own (an effect's) that JSON cannot carry is dropped, with an error
@@ -88,7 +88,7 @@ import Testing
     func send(_ action: JSONValue) async throws {
       cseq += 1
       await host.handle(.send(scope: "reading", action: action, client: "w", cseq: cseq), from: window)
-      _ = try await window.outbox.messages { $0.typeName == "ack" }
+      _ = try await window.queue.messages { $0.typeName == "ack" }
     }
     for _ in 0..<3 {
       try await send(["overflow": [:]])

@@ -59,7 +59,7 @@ func checkJSON(_ line: UnsafeBufferPointer<UInt8>) {
 // MARK: - What the daemon reads
 
 func checkClientLine(_ line: UnsafeBufferPointer<UInt8>) {
-  // The daemon's path (WindowChannelHandler).
+  // The daemon's path (ConnectionHandler).
   if let message = try? ClientMessage(line: line) {
     checkClientRoundTrip(message)
   }

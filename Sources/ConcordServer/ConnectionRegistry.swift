@@ -11,7 +11,7 @@ import Glibc
 /// so it needs no lock (hence `@unchecked Sendable`; it is only handed to that loop's tasks).
 /// Once a second it looks after the windows: a `ping` to the quiet ones, a disconnect for the
 /// ones that do not answer it or have not taken a byte for too long.
-final class WindowRegistry: @unchecked Sendable {
+final class ConnectionRegistry: @unchecked Sendable {
   struct Timing: Sendable {
     /// A window that has said nothing for this long is sent a `ping`.
     var pingInterval: Duration = .seconds(30)
@@ -25,7 +25,7 @@ final class WindowRegistry: @unchecked Sendable {
   let logger: Logger
   let timing: Timing
   private let eventLoop: any EventLoop
-  private var links: [String: WindowLink] = [:]
+  private var links: [String: Connection] = [:]
   private var admitted = 0
   private var whenEmpty: EventLoopPromise<Void>?
 
@@ -58,14 +58,14 @@ final class WindowRegistry: @unchecked Sendable {
   }
 
   /// Registers a window of `peer`; `close` closes its connection.
-  func admit(peer: PeerCredentials, close: @escaping @Sendable () -> Void) -> WindowLink {
+  func admit(peer: PeerCredentials, close: @escaping @Sendable () -> Void) -> Connection {
     admitted += 1
-    let link = WindowLink(id: "w\(admitted)", peer: peer, close: close)
+    let link = Connection(id: "w\(admitted)", peer: peer, close: close)
     links[link.id] = link
     return link
   }
 
-  func remove(_ link: WindowLink) {
+  func remove(_ link: Connection) {
     links[link.id] = nil
     if links.isEmpty, let promise = whenEmpty {
       whenEmpty = nil
@@ -85,7 +85,7 @@ final class WindowRegistry: @unchecked Sendable {
 
   /// Pings the quiet windows; drops the dead and the stuck ones.
   func checkWindows() {
-    let now = WindowLink.now
+    let now = Connection.now
     for link in links.values {
       if let blocked = link.blockedFor(now: now), blocked > timing.stuckTimeout {
         link.disconnect(reason: "it has not read anything for \(timing.stuckTimeout)")
@@ -94,7 +94,7 @@ final class WindowRegistry: @unchecked Sendable {
         link.disconnect(reason: "no answer to ping for \(timing.pingTimeout)")
       } else if link.needsPing(after: timing.pingInterval, now: now) {
         // Not an answer: it goes out even while the window awaits one.
-        link.outbox.push(.ping)
+        link.queue.push(.ping)
       }
     }
   }

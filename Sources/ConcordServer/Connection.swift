@@ -4,15 +4,15 @@ import Synchronization
 
 /// The host's handle on one connected window: who it is, and where its messages go.
 ///
-/// The host never waits on a window: it puts messages in the window's ``WindowOutbox`` and the
+/// The host never waits on a window: it puts messages in the window's ``ConnectionQueue`` and the
 /// window's connection writes them as fast as the window reads.
-final class WindowLink: Sendable, Hashable {
+final class Connection: Sendable, Hashable {
   /// Unique while the daemon runs; the `window` of lifecycle events.
   let id: String
   let peer: PeerCredentials
   /// The peer's account name, looked up once: every action the window sends is recorded under it.
   let user: String
-  let outbox = WindowOutbox()
+  let queue = ConnectionQueue()
   private let closer: @Sendable () -> Void
   /// Monotonic nanoseconds (0 for never) of: the last line the window sent, the `ping` it has
   /// not answered yet, and the moment its socket stopped taking bytes while messages waited.
@@ -32,26 +32,26 @@ final class WindowLink: Sendable, Hashable {
 
   /// Queues a message; a window that is too far behind is told so and disconnected.
   func send(_ message: ServerMessage) {
-    if !outbox.enqueue(message) { disconnect(reason: "the window is not reading its messages") }
+    if !queue.enqueue(message) { disconnect(reason: "the window is not reading its messages") }
   }
 
-  /// Takes the place of an answer that comes after the commit: see ``WindowOutbox``.
+  /// Takes the place of an answer that comes after the commit: see ``ConnectionQueue``.
   func reserveAnswer() -> Int {
-    let (place, kept) = outbox.reserveAnswer()
+    let (place, kept) = queue.reserveAnswer()
     if !kept { disconnect(reason: "the window is not reading its messages") }
     return place
   }
 
   /// Sends the answer for a place taken with ``reserveAnswer()``.
   func answer(_ place: Int, with message: ServerMessage) {
-    outbox.fill(place, with: message)
+    queue.fill(place, with: message)
   }
 
   /// Tells the window why, then closes its connection once that is written (or at once, when
   /// the window is not reading).
   func disconnect(reason: String) {
-    guard outbox.finish() else { return }
-    _ = outbox.enqueue(.error(code: .overloaded, message: "disconnected: \(reason)", cseq: nil))
+    guard queue.finish() else { return }
+    _ = queue.enqueue(.error(code: .overloaded, message: "disconnected: \(reason)", cseq: nil))
     closer()
   }
 
@@ -95,7 +95,7 @@ final class WindowLink: Sendable, Hashable {
     return since == 0 ? nil : .nanoseconds(Int64(now - since))
   }
 
-  static func == (a: WindowLink, b: WindowLink) -> Bool { a === b }
+  static func == (a: Connection, b: Connection) -> Bool { a === b }
   func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 

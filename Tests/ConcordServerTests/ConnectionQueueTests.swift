@@ -4,13 +4,13 @@ import Testing
 @testable import ConcordServer
 
 /// What a window is sent, in order, however it attaches, detaches and falls behind.
-@Suite struct WindowOutboxTests {
+@Suite struct ConnectionQueueTests {
   static func published(_ count: Double, seq: Int64, after previous: Int64?) -> PublishedState {
     PublishedState(scope: "counter", seq: seq, state: .number(count), bytes: 1, previousSeq: previous)
   }
 
   @Test func detachingAfterAChangeWasSentLosesNoLaterMessage() throws {
-    let outbox = WindowOutbox()
+    let outbox = ConnectionQueue()
     outbox.attach("counter", first: Self.published(1, seq: 1, after: nil).snapshotLine(), state: Self.published(1, seq: 1, after: nil))
     #expect(outbox.nextLine()?.contains(#""type":"snapshot""#) == true)
     outbox.scopeChanged(Self.published(2, seq: 2, after: 1))
@@ -25,7 +25,7 @@ import Testing
   }
 
   @Test func aWindowBehindGetsOneUpdateWithEverythingItMissed() throws {
-    let outbox = WindowOutbox()
+    let outbox = ConnectionQueue()
     outbox.attach("counter", first: Self.published(1, seq: 1, after: nil).snapshotLine(), state: Self.published(1, seq: 1, after: nil))
     _ = outbox.nextLine()
     for seq in Int64(2)...5 { outbox.scopeChanged(Self.published(Double(seq), seq: seq, after: seq - 1)) }
@@ -37,7 +37,7 @@ import Testing
 
 /// A scope attached again, or twice, while its lines are still queued: the window ends with
 /// every change, diffed from the state it was last written.
-@Suite struct WindowOutboxReattachTests {
+@Suite struct ConnectionQueueReattachTests {
   static func published(_ state: JSONValue, seq: Int64, after previous: Int64?) -> PublishedState {
     PublishedState(scope: "notes", seq: seq, state: state, bytes: 10_000, previousSeq: previous)
   }
@@ -46,14 +46,14 @@ import Testing
   static let second: JSONValue = ["a": 2, "b": 1]
   static let third: JSONValue = ["a": 2, "b": 3]
 
-  static func lines(of outbox: WindowOutbox) -> [String] {
+  static func lines(of outbox: ConnectionQueue) -> [String] {
     var lines: [String] = []
     while let line = outbox.nextLine() { lines.append(line) }
     return lines
   }
 
   @Test func aChangeAfterAttachingAgainIsNotLostToAnOlderMark() throws {
-    let outbox = WindowOutbox()
+    let outbox = ConnectionQueue()
     let one = Self.published(Self.first, seq: 1, after: nil)
     outbox.attach("notes", first: one.snapshotLine(), state: one)
     _ = outbox.nextLine()
@@ -69,7 +69,7 @@ import Testing
   }
 
   @Test func attachingTwiceLeavesTheWindowAtTheNewerSnapshot() throws {
-    let outbox = WindowOutbox()
+    let outbox = ConnectionQueue()
     let one = Self.published(Self.first, seq: 1, after: nil)
     let two = Self.published(Self.second, seq: 2, after: 1)
     outbox.attach("notes", first: one.snapshotLine(), state: one)

@@ -5,14 +5,14 @@ import Foundation
 
 /// What windows ask of the host: attach, detach, send.
 extension DaemonHost {
-  func welcome(for window: WindowLink) -> ServerMessage.Welcome {
+  func welcome(for window: Connection) -> ServerMessage.Welcome {
     windows.insert(window)
     return ServerMessage.Welcome(
       protocolVersion: WireProtocol.version, logID: logID, user: window.user, seq: committedSeq,
       app: app.name, scopes: app.scopes.map { .init(name: $0.name, parameterized: $0.isParameterized) })
   }
 
-  func handle(_ message: ClientMessage, from window: WindowLink) {
+  func handle(_ message: ClientMessage, from window: Connection) {
     switch message {
     case .hello:
       window.send(.error(code: .handshake, message: "hello was already said", cseq: nil))
@@ -40,14 +40,14 @@ extension DaemonHost {
       scopes: instances.mapValues(\.windows.count).filter { $0.value > 0 })
   }
 
-  func disconnected(_ window: WindowLink) {
+  func disconnected(_ window: Connection) {
     guard windows.remove(window) != nil else { return }
     for (scope, instance) in instances where instance.windows.contains(window) {
       detach(scope, window: window, answer: false)
     }
   }
 
-  private func attach(_ text: String, since: LogPosition?, window: WindowLink) {
+  private func attach(_ text: String, since: LogPosition?, window: Connection) {
     let key = ScopeKey(text)
     let scope: AppScope<State, Action>
     switch app.scope(for: key) {
@@ -69,7 +69,7 @@ extension DaemonHost {
     }
     let isNew = instance.windows.insert(window).inserted
     instances[scopeName] = instance
-    window.outbox.attach(scopeName, first: firstLine(for: instance, since: since), state: instance.published)
+    window.queue.attach(scopeName, first: firstLine(for: instance, since: since), state: instance.published)
     if isNew { tellApp(app.lifecycle.windowAttached, window, scopeName) }
   }
 
@@ -103,7 +103,7 @@ extension DaemonHost {
       ?? ServerMessage.update(scope: current.scope, seq: current.seq, change: .diff(StateDiff())).line
   }
 
-  private func detach(_ scopeName: String, window: WindowLink, answer: Bool) {
+  private func detach(_ scopeName: String, window: Connection, answer: Bool) {
     let wasAttached = instances[scopeName]?.windows.remove(window) != nil
     if let instance = instances[scopeName], instance.windows.isEmpty {
       instances[scopeName] = nil
@@ -111,7 +111,7 @@ extension DaemonHost {
       if instance.key.parameter != nil { fittingStates[scopeName] = nil }
       rest(instance, as: scopeName)
     }
-    window.outbox.detach(scopeName)
+    window.queue.detach(scopeName)
     if answer { window.send(.detached(scope: scopeName)) }
     if wasAttached { tellApp(app.lifecycle.windowDetached, window, scopeName) }
   }
@@ -123,7 +123,7 @@ extension DaemonHost {
   }
 
   /// Sends the app its lifecycle action for a window event, logged at the event's time.
-  private func tellApp(_ lifecycle: (@Sendable (WindowEvent) -> Action?)?, _ window: WindowLink, _ scope: String) {
+  private func tellApp(_ lifecycle: (@Sendable (WindowEvent) -> Action?)?, _ window: Connection, _ scope: String) {
     guard let lifecycle else { return }
     let event = WindowEvent(user: window.user, scope: scope, window: window.id, at: actionTime())
     guard let action = lifecycle(event) else { return }
@@ -168,7 +168,7 @@ extension DaemonHost {
       let published = PublishedState(
         scope: name, seq: committedSeq, state: json, bytes: bytes, previousSeq: instance.published.seq)
       changes.append((name, projected, published))
-      for window in instance.windows { window.outbox.scopeChanged(published) }
+      for window in instance.windows { window.queue.scopeChanged(published) }
     }
     for change in changes {
       instances[change.name]?.publish(change.published, projectedFrom: change.projected)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ConcordServer
 
-extension WindowOutbox {
+extension ConnectionQueue {
   /// Drains the outbox, as the window's socket would, until a message `isLast` accepts arrives;
   /// returns every message up to it (recording an issue if it never comes).
   func messages(until isLast: (ServerMessage) -> Bool) async throws -> [ServerMessage] {

@@ -6,16 +6,16 @@ import NIOCore
 ///
 /// It runs on the event loop the host runs on, so a line goes from the socket through the
 /// reducer (`assumeIsolated`, no hop) and its answers go back out on one thread. Messages wait
-/// in the window's ``WindowOutbox`` while the socket is not writable; all that is queued in one
+/// in the window's ``ConnectionQueue`` while the socket is not writable; all that is queued in one
 /// turn of the loop is written with one system call.
-final class WindowChannelHandler: ChannelInboundHandler {
+final class ConnectionHandler: ChannelInboundHandler {
   typealias InboundIn = ByteBuffer
   typealias OutboundOut = ByteBuffer
 
-  private let host: any WindowHost
-  private let registry: WindowRegistry
+  private let host: any ConnectionHost
+  private let registry: ConnectionRegistry
   private var context: ChannelHandlerContext?
-  private var link: WindowLink?
+  private var link: Connection?
   private var greeted = false
   private var flushScheduled = false
   private var closing = false
@@ -24,7 +24,7 @@ final class WindowChannelHandler: ChannelInboundHandler {
   /// The last write handed to the channel: closing waits for it.
   private var lastWrite: EventLoopFuture<Void>?
 
-  init(host: any WindowHost, registry: WindowRegistry) {
+  init(host: any ConnectionHost, registry: ConnectionRegistry) {
     self.host = host
     self.registry = registry
   }
@@ -42,7 +42,7 @@ final class WindowChannelHandler: ChannelInboundHandler {
     }
     let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
     let link = registry.admit(peer: peer) { bound.value.closeAfterFlushing() }
-    link.outbox.whenReady {
+    link.queue.whenReady {
       if bound.eventLoop.inEventLoop {
         bound.value.scheduleFlush()
       } else {
@@ -115,9 +115,9 @@ final class WindowChannelHandler: ChannelInboundHandler {
       host.assumeIsolated { $0.disconnected(link) }
       registry.remove(link)
     }
-    // The link's closures (its closer, its outbox's write signal) hold this handler, which
+    // The link's closures (its closer, its queue's write signal) hold this handler, which
     // holds the link: let go of it, or every window that ever connected stays in memory with
-    // its outbox.
+    // its queue.
     link = nil
     self.context = nil
     context.fireChannelInactive()
@@ -139,8 +139,8 @@ final class WindowChannelHandler: ChannelInboundHandler {
       guard let buffer = nextBuffer(of: link, allocator: context.channel.allocator) else { break }
       lastWrite = context.writeAndFlush(wrapOutboundOut(buffer))
     }
-    link.setBlocked(!context.channel.isWritable && !link.outbox.isEmpty)
-    if inputClosed, link.outbox.isEmpty { closeOnceWritten(context: context) }
+    link.setBlocked(!context.channel.isWritable && !link.queue.isEmpty)
+    if inputClosed, link.queue.isEmpty { closeOnceWritten(context: context) }
   }
 
   /// Closes once the writes already handed to the channel are done: a peer that half-closed has
@@ -151,10 +151,10 @@ final class WindowChannelHandler: ChannelInboundHandler {
     lastWrite.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
   }
 
-  /// What the outbox holds, up to about 1 MiB, as one buffer; nil when it is empty.
-  private func nextBuffer(of link: WindowLink, allocator: ByteBufferAllocator) -> ByteBuffer? {
+  /// What the queue holds, up to about 1 MiB, as one buffer; nil when it is empty.
+  private func nextBuffer(of link: Connection, allocator: ByteBufferAllocator) -> ByteBuffer? {
     var buffer = allocator.buffer(capacity: 256)
-    while buffer.readableBytes < WireLimits.maximumMessageBytes, let line = link.outbox.nextLine() {
+    while buffer.readableBytes < WireLimits.maximumMessageBytes, let line = link.queue.nextLine() {
       buffer.writeString(line)
     }
     return buffer.readableBytes > 0 ? buffer : nil

@@ -17,13 +17,13 @@ import Synchronization
 /// answer is awaited, and before it, so an `ack` always follows the updates of its commit.
 ///
 /// ```swift
-/// let place = outbox.reserveAnswer()        // a send was read
-/// outbox.enqueue(.pong)                     // a ping after it: waits for the ack
-/// outbox.scopeChanged(published)            // the board as of seq 40, shared by all its windows
-/// outbox.fill(place, with: .ack(client: "w1", cseq: 3, seq: 40))
-/// while let line = outbox.nextLine() { write(line) }   // the update, the ack, the pong
+/// let place = queue.reserveAnswer()         // a send was read
+/// queue.enqueue(.pong)                      // a ping after it: waits for the ack
+/// queue.scopeChanged(published)             // the board as of seq 40, shared by all its windows
+/// queue.fill(place, with: .ack(client: "w1", cseq: 3, seq: 40))
+/// while let line = queue.nextLine() { write(line) }   // the update, the ack, the pong
 /// ```
-final class WindowOutbox: Sendable {
+final class ConnectionQueue: Sendable {
   /// More queued messages than this and the window is disconnected: it is not reading.
   static let maximumQueued = 10_000
 
@@ -78,7 +78,7 @@ final class WindowOutbox: Sendable {
     }
 
     mutating func append(_ item: Item) {
-      if count >= WindowOutbox.maximumQueued { overflowed = true }
+      if count >= ConnectionQueue.maximumQueued { overflowed = true }
       queue.append(item)
     }
 
