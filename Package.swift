@@ -187,6 +187,11 @@ let package = Package(
       // The independent wire peer, run by WireContractTests.
       exclude: ["wire_contract_peer.py"]
     ),
+    // The client on its own: the outbox, what it witnesses of the daemon's log, its texts.
+    .testTarget(
+      name: "ConcordClientTests",
+      dependencies: ["ConcordClient", "ConcordWire", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
     .testTarget(
       name: "ConcordLogTests",
       dependencies: ["ConcordLog", .product(name: "GRDB", package: "GRDB.swift")],

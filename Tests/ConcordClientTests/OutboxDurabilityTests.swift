@@ -15,7 +15,7 @@ import Glibc
   /// WAL checkpoint. An enqueue commits at FULL, even right after a removal that was not synced
   /// (a removal, or a state remembered, that a power cut takes back costs nothing).
   @Test func aQueuedActionIsSyncedBeforeEnqueueReturnsEvenAfterAnUnsyncedRemoval() throws {
-    let home = DaemonProcess.makeHome()
+    let home = TemporaryHome.make()
     defer { try? FileManager.default.removeItem(at: home) }
     let outbox = try Outbox.open(home: ConcordHome(home))
     let queued = try outbox.enqueue(scope: "counter", action: .object(["increment": .object([:])]))
@@ -39,7 +39,7 @@ import Glibc
 /// through the home must not read the queued actions' `-wal` either.
 @Suite struct OutboxPrivacyTests {
   @Test func aNewOutboxAndItsWALAndSHMFilesAre0600UnderTheUsualUmask() throws {
-    let home = DaemonProcess.makeHome()
+    let home = TemporaryHome.make()
     defer { try? FileManager.default.removeItem(at: home) }
     let previous = umask(0o022)
     defer { umask(previous) }

@@ -22,7 +22,7 @@ import Testing
   /// It only rises along one log — with an answer, with a state seen — until a person adopts
   /// the daemon's position; and it is sealed, like everything else in the outbox.
   @Test func theWitnessedPositionOnlyRisesUntilAPersonAdoptsTheDaemons() throws {
-    let home = DaemonProcess.makeHome()
+    let home = TemporaryHome.make()
     defer { try? FileManager.default.removeItem(at: home) }
     let outbox = try Outbox.open(home: ConcordHome(home))
     let log = "0123456789abcdef0123456789abcdef"

@@ -12,7 +12,7 @@ import Testing
   static let decomposed = "chat:cafe\u{301}"
 
   @Test func aScopeTypedInEitherSpellingIsOneCache() throws {
-    let home = DaemonProcess.makeHome()
+    let home = TemporaryHome.make()
     defer { try? FileManager.default.removeItem(at: home) }
     let outbox = try Outbox.open(home: ConcordHome(home))
     try outbox.remember(SeenState(scope: Self.decomposed, logID: "log", seq: 7, state: ["said": "hi"]))
@@ -21,7 +21,7 @@ import Testing
   }
 
   @Test func aQueuedActionKeepsItsTextAsTheDaemonWillTakeIt() throws {
-    let home = DaemonProcess.makeHome()
+    let home = TemporaryHome.make()
     defer { try? FileManager.default.removeItem(at: home) }
     let outbox = try Outbox.open(home: ConcordHome(home))
     try outbox.enqueue(scope: Self.decomposed, action: ["say": ["text": "\u{1100}\u{1161} cafe\u{301}"]])
