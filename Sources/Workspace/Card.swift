@@ -1,4 +1,3 @@
-import ConcordWire
 import Foundation
 
 /// A card on the board: one piece of work.
