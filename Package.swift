@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 //
-// The Concord package. The module layout follows DESIGN.md: a pure core (`Concord`), its test
-// support (`ConcordTesting`), the log, the wire protocol, the daemon runtime, the client, the
-// Workspace app, and two thin executables (`concordd` in daemon/, `concord` in cli/).
+// The Concord package. The module layout is ARCHITECTURE.md's map: a pure core (`Concord`), its
+// test support (`ConcordTesting`), JSON, the log, the wire protocol, the daemon runtime, the
+// client, the Workspace app, and two thin executables (`concordd` in daemon/, `concord` in cli/).
 import PackageDescription
 
 let package = Package(

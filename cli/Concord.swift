@@ -29,7 +29,7 @@ struct Concord: ParsableCommand {
     ]
   )
 
-  /// Runs the command; maps errors to DESIGN.md's exit codes with one line on stderr.
+  /// Runs the command; maps errors to the README's exit codes with one line on stderr.
   static func main() {
     // A signal mask inherited from the parent (a test runner, a supervisor) would keep SIGHUP
     // and SIGTERM from reaching a window whose terminal closes: start with none blocked.

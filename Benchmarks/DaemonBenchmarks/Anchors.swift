@@ -9,7 +9,7 @@ struct LoadFigures {
 }
 
 /// Redis with `appendonly yes` and `appendfsync always` over a Unix socket, driven by
-/// `redis-benchmark -t incr`: the durable-throughput anchor of DESIGN.md.
+/// `redis-benchmark -t incr`: the durable-throughput anchor of the daemon benchmark.
 struct RedisAnchor {
   let server: String
   let benchmark: String

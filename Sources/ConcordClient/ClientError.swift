@@ -19,7 +19,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-/// Exit codes of the `concord` command line, as DESIGN.md fixes them.
+/// Exit codes of the `concord` command line, as the README fixes them.
 public enum ConcordExitCode: Int32, Sendable {
   case success = 0
   case failure = 1

@@ -2,7 +2,7 @@ import ConcordWire
 import Foundation
 
 /// The daemon runtime: hosts a composed reducer, keeps its log, and serves derived child stores
-/// (scopes) to windows over a Unix socket. See DESIGN.md, "One action, end to end", and
+/// (scopes) to windows over a Unix socket. See ARCHITECTURE.md, "One action, end to end", and
 /// ``ConcordDaemon``.
 public enum ConcordServer {
   /// The name of the daemon's socket inside `CONCORD_HOME`.

@@ -2,7 +2,7 @@ import ConcordLog
 import ConcordWire
 import Foundation
 
-/// Where the daemon keeps its files and how it runs: the command-line contract of DESIGN.md.
+/// Where the daemon keeps its files and how it runs: the command-line contract of the README.
 ///
 /// ```swift
 /// var configuration = DaemonConfiguration(home: DaemonConfiguration.defaultHome())

@@ -8,7 +8,7 @@ import NIOPosix
 
 /// The daemon's single source of truth for one hosted app: reduces every action, has it made
 /// durable, and only then answers its sender, updates the windows whose scope changed, and
-/// starts its effects (DESIGN.md, "One action, end to end").
+/// starts its effects (ARCHITECTURE.md, "One action, end to end").
 ///
 /// Actions are reduced as they arrive; the ones reduced while a commit is in flight form the
 /// next batch. What windows see is always the state as of the last commit, never an action the

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where Concord keeps its files: the part of DESIGN.md's contract that the daemon and every
+/// Where Concord keeps its files: the part of the contract (README, "The command line") that the daemon and every
 /// client must agree on.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-/// The limits of the wire protocol that every peer relies on (DESIGN.md).
+/// The limits of the wire protocol that every peer relies on (README, "The daemon").
 ///
 /// The protocol is newline-delimited JSON, one message a line, so that a person can talk to the
 /// daemon with `socat - UNIX-CONNECT:$CONCORD_HOME/concordd.sock`.
