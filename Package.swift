@@ -150,7 +150,7 @@ let package = Package(
     ),
     // Starts a built `concordd` and drives it over raw sockets: shared by the daemon benchmark
     // and the proof suites.
-    .target(name: "DaemonDriving", dependencies: ["ConcordClient", "ConcordWire"], path: "Tools/DaemonDriving"),
+    .target(name: "DaemonDriving", dependencies: ["ConcordClient", "ConcordLog", "ConcordWire"], path: "Tools/DaemonDriving"),
     // The daemon's durable path against Redis and the C reference daemon, in one run (on demand).
     .executableTarget(
       name: "DaemonBenchmarks",
@@ -190,7 +190,7 @@ let package = Package(
     // The client on its own: the outbox, what it witnesses of the daemon's log, its texts.
     .testTarget(
       name: "ConcordClientTests",
-      dependencies: ["ConcordClient", "ConcordWire", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["ConcordClient", "ConcordLog", "ConcordWire", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .testTarget(
       name: "ConcordLogTests",

@@ -1,4 +1,5 @@
 import ConcordClient
+import ConcordLog
 import ConcordWire
 import DaemonDriving
 import Foundation

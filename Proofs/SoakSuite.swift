@@ -1,5 +1,6 @@
 import ArgumentParser
 import DaemonDriving
+import ConcordLog
 import ConcordWire
 import Foundation
 

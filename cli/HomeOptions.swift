@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConcordLog
 import ConcordWire
 import Foundation
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConcordClient
+import ConcordLog
 import ConcordWire
 import Foundation
 

@@ -1,3 +1,4 @@
+import ConcordLog
 import ConcordWire
 import Foundation
 
