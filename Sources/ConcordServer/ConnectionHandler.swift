@@ -21,8 +21,6 @@ final class ConnectionHandler: ChannelInboundHandler {
   private var closing = false
   /// The peer shut its write side: once everything it sent is answered, the connection closes.
   private var inputClosed = false
-  /// The last write handed to the channel: closing waits for it.
-  private var lastWrite: EventLoopFuture<Void>?
 
   init(host: any ConnectionHost, registry: ConnectionRegistry) {
     self.host = host
@@ -82,7 +80,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     if case ChannelEvent.inputClosed = event {
       // Every line before the half-close was read (the line decoder passes them on first).
       inputClosed = true
-      flushOutbox()
+      flushQueue()
     }
     context.fireUserInboundEventTriggered(event)
   }
@@ -92,7 +90,7 @@ final class ConnectionHandler: ChannelInboundHandler {
       // The window took bytes: it is reading, however slowly, so the stuck rule's clock starts
       // again (`setBlocked(true)` keeps the first moment, for a window that never reads).
       link?.setBlocked(false)
-      flushOutbox()
+      flushQueue()
     } else {
       link?.setBlocked(true)
     }
@@ -103,7 +101,7 @@ final class ConnectionHandler: ChannelInboundHandler {
       // Like a half-close: what was read before is still answered, then the connection closes.
       link.send(.error(code: .tooLong, message: WireError.lineTooLong.description + "; closing", cseq: nil))
       inputClosed = true
-      flushOutbox()
+      flushQueue()
     } else {
       registry.logger.debug("window \(link?.id ?? "-"): \(error)")
       context.close(promise: nil)
@@ -129,26 +127,27 @@ final class ConnectionHandler: ChannelInboundHandler {
   private func scheduleFlush() {
     guard !flushScheduled, let context else { return }
     flushScheduled = true
-    context.eventLoop.assumeIsolated().execute { self.flushOutbox() }
+    context.eventLoop.assumeIsolated().execute { self.flushQueue() }
   }
 
-  private func flushOutbox() {
+  private func flushQueue() {
     flushScheduled = false
     guard let context, let link, !closing else { return }
     while context.channel.isWritable {
       guard let buffer = nextBuffer(of: link, allocator: context.channel.allocator) else { break }
-      lastWrite = context.writeAndFlush(wrapOutboundOut(buffer))
+      context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
     }
     link.setBlocked(!context.channel.isWritable && !link.queue.isEmpty)
     if inputClosed, link.queue.isEmpty { closeOnceWritten(context: context) }
   }
 
   /// Closes once the writes already handed to the channel are done: a peer that half-closed has
-  /// been answered everything.
+  /// been answered everything. An empty write completes after the ones before it, so the writes
+  /// of the hot path need no promise of their own.
   private func closeOnceWritten(context: ChannelHandlerContext) {
     closing = true
-    guard let lastWrite else { return context.close(promise: nil) }
-    lastWrite.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0)))
+      .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
   }
 
   /// What the queue holds, up to about 1 MiB, as one buffer; nil when it is empty.
