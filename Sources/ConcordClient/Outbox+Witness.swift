@@ -41,10 +41,7 @@ extension Outbox {
   }
 
   private func witnessed(in db: Database) throws -> LogPosition? {
-    guard let sealed = try Data.fetchOne(db, sql: "SELECT sealed FROM witness WHERE id = 1") else {
-      // An outbox from before witnessing knew only the log id, in the clear.
-      return try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'log_id'").map { LogPosition(logID: $0, seq: 0) }
-    }
+    guard let sealed = try Data.fetchOne(db, sql: "SELECT sealed FROM witness WHERE id = 1") else { return nil }
     guard let opened = sealer.open([UInt8](sealed), associatedData: Self.witnessPlace),
       case let .object(fields)? = try? JSONParser.parse(opened), case let .string(logID)? = fields["log_id"],
       let exact = fields["seq"]?.int64
@@ -56,6 +53,13 @@ extension Outbox {
     let object: JSONValue = ["log_id": .string(position.logID), "seq": .integer(position.seq)]
     let sealed = sealer.seal(Array(object.jsonText.utf8), associatedData: Self.witnessPlace)
     try db.execute(sql: "INSERT OR REPLACE INTO witness (id, sealed) VALUES (1, ?)", arguments: [Data(sealed)])
+  }
+
+  /// An outbox from before witnessing knew only the log id, in the clear: it becomes the
+  /// witnessed position (at seq 0) once, when the outbox is opened, and the clear copy goes.
+  func adoptLegacyLogID(in db: Database) throws {
+    guard let logID = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'log_id'") else { return }
+    if try witnessed(in: db) == nil { try write(LogPosition(logID: logID, seq: 0), in: db) }
     try db.execute(sql: "DELETE FROM meta WHERE key = 'log_id'")
   }
 

@@ -66,7 +66,9 @@ public final class Outbox: Sendable {
         try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('client_id', ?)", arguments: [id])
         return id
       }
-      return Outbox(database: database, sealer: sealer, clientID: clientID)
+      let outbox = Outbox(database: database, sealer: sealer, clientID: clientID)
+      try immediate(database) { db in try outbox.adoptLegacyLogID(in: db) }
+      return outbox
     } catch let error as LogError {
       throw .local("the outbox cannot use the key: \(error)")
     } catch {

@@ -48,3 +48,27 @@ import Testing
     #expect(try outbox.lastSeen("counter") == nil)
   }
 }
+
+/// An outbox written before witnessing knew only the daemon's log id, in the clear: opened now,
+/// that id becomes the witnessed position, and the clear copy is gone.
+@Suite struct LegacyOutboxWitnessTests {
+  @Test func anOutboxThatKnewOnlyTheLogIDWitnessesItAtSeqZero() throws {
+    let home = TemporaryHome.make()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let log = "0123456789abcdef0123456789abcdef"
+    do {
+      let outbox = try Outbox.open(home: ConcordHome(home))
+      try outbox.database.write { db in
+        try db.execute(sql: "DELETE FROM witness")
+        try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('log_id', ?)", arguments: [log])
+      }
+    }
+    let reopened = try Outbox.open(home: ConcordHome(home))
+    #expect(try reopened.witnessed() == LogPosition(logID: log, seq: 0))
+    let clear = try reopened.database.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'log_id'") }
+    #expect(clear == nil)
+    // Witnessing goes on along that log.
+    try reopened.witness(LogPosition(logID: log, seq: 7))
+    #expect(try reopened.witnessed() == LogPosition(logID: log, seq: 7))
+  }
+}
