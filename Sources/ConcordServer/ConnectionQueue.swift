@@ -201,7 +201,9 @@ final class ConnectionQueue: Sendable {
     contents.withLock { contents in
       if !contents.pushes.isEmpty { return contents.pushes.removeFirst().line }
       while let item = contents.first {
-        if case let .answer(place) = item {
+        switch item {
+        case let .answer(place):
+          // Updates of scopes the window has go before an answer, and while one is awaited.
           if let update = contents.pendingUpdate() { return update }
           if let answer = contents.answers.removeValue(forKey: place) {
             _ = contents.popFirst()
@@ -210,23 +212,20 @@ final class ConnectionQueue: Sendable {
           // Waits for its answer, unless the window is being let go: then it will get none.
           guard contents.finished else { return nil }
           _ = contents.popFirst()
-          continue
-        }
-        _ = contents.popFirst()
-        switch item {
         case let .message(message):
+          _ = contents.popFirst()
           return message.line
         case let .attached(scope, line, state, attach):
+          _ = contents.popFirst()
           // Only the newest attach's line says what the window has; a detached scope has nothing.
           if contents.latest[scope] != nil, attach == contents.attaches[scope] {
             contents.delivered[scope] = (state.seq, state.state)
           }
           return line
         case let .scopeChanged(scope):
+          _ = contents.popFirst()
           // A mark already spent (by an update written before an answer) is passed over.
           if let line = contents.update(of: scope) { return line }
-        case .answer:
-          continue  // handled before the item is taken
         }
       }
       return nil
