@@ -55,10 +55,7 @@ extension ActionLog {
         // The batch is durable already: a checkpoint file that cannot be written now (a full
         // disk) must not make it look lost. It is remembered; the next checkpoint, and
         // `close()`, try again.
-        if let due {
-          options.onCheckpoint?(due)
-          try? writeCheckpointFile(due)
-        }
+        if let due { try? publish(due) }
         return written.0
       }
     }

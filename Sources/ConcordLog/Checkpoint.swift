@@ -55,18 +55,23 @@ extension ActionLog {
         let checkpoint = try signedCheckpoint(seq: current.seq, head: current.head)
         try store(checkpoint, in: db)
         tail.withLock { $0.checkpointedSeq = max($0.checkpointedSeq, checkpoint.seq) }
-        options.onCheckpoint?(checkpoint)
-        try writeCheckpointFile(checkpoint)
+        try publish(checkpoint)
       }
     }
   }
 
   /// A new log's checkpoint file, vouching for no entries yet (seq 0, the genesis hash): from
   /// its first entry on, a log has a checkpoint file beside it, so a missing one always means
-  /// something happened to it (``verify(withoutCheckpointFile:progress:)`` fails then).
+  /// something happened to it (``verify(withoutCheckpointFile:witnessed:progress:)`` fails then).
   func writeGenesisCheckpoint() throws(LogError) {
     // Only in the file: the database's checkpoints vouch for entries, and this one for none.
-    let checkpoint = try signedCheckpoint(seq: 0, head: EntryCodec.genesis(logID: logID))
+    try publish(try signedCheckpoint(seq: 0, head: EntryCodec.genesis(logID: logID)))
+  }
+
+  /// A new checkpoint leaves the database: told to ``Options/onCheckpoint`` (a copy outside the
+  /// home), then written to the file beside the log. A retry of a file write that failed is
+  /// ``writeCheckpointFile(_:)`` alone: the checkpoint was told already.
+  func publish(_ checkpoint: Checkpoint) throws(LogError) {
     options.onCheckpoint?(checkpoint)
     try writeCheckpointFile(checkpoint)
   }

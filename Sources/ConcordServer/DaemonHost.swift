@@ -43,7 +43,8 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   var lastSnapshotSeq: Int64
   /// The highest cseq seen from each client.
   var highestCseq: [String: Int64]
-  /// The last state of each scope that was found to fit in a line (``scopeTooLargeToSend(_:)``).
+  /// The last state of each scope that was found to fit in a line
+  /// (``scopeTooLargeToSend(_:before:)``).
   var fittingStates: [String: FittingState] = [:]
   /// The account each client id belongs to, as far as it was needed yet (``owner(of:)``).
   var clientOwners: [String: String] = [:]
