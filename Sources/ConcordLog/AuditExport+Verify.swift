@@ -1,3 +1,4 @@
+import ConcordJSON
 import Foundation
 
 extension AuditExport {
@@ -18,7 +19,7 @@ extension AuditExport {
     /// Entries whose hash was recomputed and found to chain.
     public let verifiedEntries: Int64
     /// Hash-only stubs (of entries outside a scoped export's scope) found to chain.
-    public var stubs: Int64 = 0
+    public let stubs: Int64
     public let failure: Failure?
     /// True when the signature was checked against the key in the export's own header, not a
     /// key the auditor supplied (which proves integrity, not origin).
@@ -77,9 +78,7 @@ private struct VerifierState {
   typealias Failure = AuditExport.Verification.Failure
 
   func result(_ failure: Failure?) -> AuditExport.Verification {
-    var result = AuditExport.Verification(verifiedEntries: entries, failure: failure, usedHeaderKey: usedHeaderKey)
-    result.stubs = stubs
-    return result
+    AuditExport.Verification(verifiedEntries: entries, stubs: stubs, failure: failure, usedHeaderKey: usedHeaderKey)
   }
 
   func fail(_ reason: String, seq: Int64? = nil) -> Failure {
@@ -92,7 +91,7 @@ private struct VerifierState {
     // The seq this line should hold, named when the line itself cannot say.
     let placeSeq: Int64? = number > 1 ? expectedSeq : nil
     guard !sawFooter else { return fail("there is text after the footer") }
-    let members: [String: ExportJSON.Value]
+    let members: [String: JSONValue]
     do {
       members = try ExportJSON.object(line)
     } catch {
@@ -250,16 +249,13 @@ private struct VerifierState {
   }
 
   private struct Fields {
-    let members: [String: ExportJSON.Value]
-    init(_ members: [String: ExportJSON.Value]) { self.members = members }
+    let members: [String: JSONValue]
+    init(_ members: [String: JSONValue]) { self.members = members }
     func string(_ key: String) -> String? {
       guard case let .string(value)? = members[key] else { return nil }
       return value
     }
-    func int(_ key: String) -> Int64? {
-      guard case let .int(value)? = members[key] else { return nil }
-      return value
-    }
+    func int(_ key: String) -> Int64? { members[key]?.int64 }
     func hex(_ key: String) -> [UInt8]? { string(key).flatMap { [UInt8](hex: $0) } }
   }
 }

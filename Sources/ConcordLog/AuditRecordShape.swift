@@ -1,3 +1,5 @@
+import ConcordJSON
+
 /// The members each record of an audit export must have, and of which kind: the schema's
 /// `required`, `additionalProperties: false`, types, patterns and bounds, as the verifier checks
 /// them. Nothing unsigned may ride along, and nothing may be read two ways.
@@ -28,11 +30,11 @@ enum AuditRecordShape {
       }
     }
 
-    func admits(_ value: ExportJSON.Value) -> Bool {
+    func admits(_ value: JSONValue) -> Bool {
       switch (self, value) {
       case let (.constant(expected), .string(actual)): return actual == expected
       case (.string, .string), (.stringOrNull, .string), (.stringOrNull, .null): return true
-      case let (.integer(minimum), .int(actual)): return actual >= minimum
+      case let (.integer(minimum), .integer(actual)): return actual >= minimum
       case let (.hex(count), .string(text)): return [UInt8](hex: text)?.count == count
       case let (.time, .string(text)), let (.timeOrNull, .string(text)):
         return AuditText.milliseconds(fromTime: text) != nil
@@ -69,7 +71,7 @@ enum AuditRecordShape {
   ]
 
   /// The shape of a record of type `type`, or nil for a type the format does not have.
-  static func of(type: String, members: [String: ExportJSON.Value]) -> [String: Kind]? {
+  static func of(type: String, members: [String: JSONValue]) -> [String: Kind]? {
     switch type {
     case "header": return members["scope"] == nil ? header : scopedHeader
     case "entry": return entry
@@ -81,7 +83,7 @@ enum AuditRecordShape {
 
   /// Why `members` do not have `shape`, or nil when they do. Members are checked in sorted
   /// order, so the same line always gets the same reason.
-  static func violation(of shape: [String: Kind], by members: [String: ExportJSON.Value], type: String) -> String? {
+  static func violation(of shape: [String: Kind], by members: [String: JSONValue], type: String) -> String? {
     if let extra = members.keys.sorted().first(where: { shape[$0] == nil }) {
       return "unknown member \(extra) in a \(type) record"
     }

@@ -12,20 +12,14 @@ import ConcordJSON
 /// surrogate, integers read from their digits), and anything the format does not have is refused
 /// here, with the reason.
 enum ExportJSON {
-  /// A member's value: the only kinds the format has.
-  enum Value: Equatable {
-    case string(String)
-    case int(Int64)
-    case null
-  }
-
   /// Why a line is not one the format allows.
   struct Malformed: Error, Equatable {
     let reason: String
   }
 
-  /// The members of the object on `line` (UTF-8, without its newline).
-  static func object(_ line: [UInt8]) throws(Malformed) -> [String: Value] {
+  /// The members of the object on `line` (UTF-8, without its newline): strings, integers
+  /// (``JSONValue/integer(_:)``) and nulls, the only values the format has.
+  static func object(_ line: [UInt8]) throws(Malformed) -> [String: JSONValue] {
     if line.starts(with: [0xEF, 0xBB, 0xBF]) {
       throw Malformed(reason: "the line starts with a byte-order mark (U+FEFF), which JSON text must not have")
     }
@@ -36,12 +30,9 @@ enum ExportJSON {
       throw Malformed(reason: "not JSON as the format writes it: \(error)")
     }
     guard case let .object(members) = parsed else { throw Malformed(reason: "a line is one JSON object") }
-    var values: [String: Value] = [:]
     for (name, member) in members {
       switch member {
-      case let .string(text): values[name] = .string(text)
-      case let .integer(integer): values[name] = .int(integer)
-      case .null: values[name] = .null
+      case .string, .integer, .null: continue
       case .number:
         throw Malformed(
           reason: "the member \(name) is a number written with a fraction or an exponent, or outside the signed 64-bit range; the format writes integers as plain digits")
@@ -49,6 +40,6 @@ enum ExportJSON {
         throw Malformed(reason: "the member \(name) is not a string, an integer or null (the only values the format has)")
       }
     }
-    return values
+    return members
   }
 }
