@@ -1,3 +1,5 @@
+import ConcordLog
+
 /// A checkpoint as `concordd` writes it to its log output — `checkpoint seq=N head=HEX` — read
 /// back from an operator's journal, where someone who can edit the home cannot rewrite it.
 struct WitnessedCheckpoint: Equatable {
@@ -11,24 +13,10 @@ struct WitnessedCheckpoint: Equatable {
     var head: [UInt8]?
     for word in line.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
       if word.hasPrefix("seq=") { seq = Int64(word.dropFirst(4)) }
-      if word.hasPrefix("head=") { head = Self.bytes(hex: word.dropFirst(5)) }
+      if word.hasPrefix("head=") { head = [UInt8](hex: String(word.dropFirst(5))) }
     }
     guard let seq, seq >= 0, let head, head.count == 32 else { return nil }
     self.seq = seq
     self.head = head
-  }
-
-  /// Bytes from lowercase hex, as the daemon writes it.
-  private static func bytes(hex: Substring) -> [UInt8]? {
-    let digits = Array(hex.utf8)
-    guard digits.count % 2 == 0 else { return nil }
-    var bytes: [UInt8] = []
-    for index in stride(from: 0, to: digits.count, by: 2) {
-      guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16),
-        digits[index..<index + 2].allSatisfy({ !(65...70).contains($0) && $0 != UInt8(ascii: "+") })
-      else { return nil }
-      bytes.append(byte)
-    }
-    return bytes
   }
 }

@@ -290,7 +290,12 @@ extension Array where Element == UInt8 {
   }
 
   /// Bytes from lowercase hexadecimal (as the log writes it), or nil for anything else.
-  init?(hex: String) {
+  ///
+  /// ```swift
+  /// [UInt8](hex: "00ff")   // [0, 255]
+  /// [UInt8](hex: "00FF")   // nil
+  /// ```
+  public init?(hex: String) {
     var bytes: [UInt8] = []
     var high: UInt8?
     for char in hex.utf8 {
