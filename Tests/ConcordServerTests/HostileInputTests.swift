@@ -167,13 +167,7 @@ import Testing
 
   /// Two windows attached to `notes`: the one the test is about, and one that writes.
   private func notesWindows(_ daemon: DaemonProcess) throws -> (watched: RawPeer, writer: RawPeer) {
-    let watched = try RawPeer(path: daemon.socketPath)
-    try watched.hello()
-    _ = try watched.attach("notes")
-    let writer = try RawPeer(path: daemon.socketPath)
-    try writer.hello()
-    _ = try writer.attach("notes")
-    return (watched, writer)
+    (try RawPeer.window(of: daemon, attachedTo: "notes"), try RawPeer.window(of: daemon, attachedTo: "notes"))
   }
 
   /// Adds note `step` and, once there are `keeping`, removes the oldest: the notes stay large

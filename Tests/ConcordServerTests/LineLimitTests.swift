@@ -34,12 +34,8 @@ import Testing
   @Test func noStateTheDaemonHoldsMakesALineOverTheLimit() throws {
     let daemon = try DaemonProcess().start()
     defer { daemon.removeHome() }
-    let watcher = try RawPeer(path: daemon.socketPath)
-    try watcher.hello()
-    _ = try watcher.attach("notes")
-    let writer = try RawPeer(path: daemon.socketPath)
-    try writer.hello()
-    _ = try writer.attach("notes")
+    let watcher = try RawPeer.window(of: daemon, attachedTo: "notes")
+    let writer = try RawPeer.window(of: daemon, attachedTo: "notes")
     var random = SystemRandomNumberGenerator()
     var refusal: String?
     var cseq: Int64 = 0

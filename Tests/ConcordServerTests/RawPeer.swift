@@ -104,6 +104,14 @@ final class RawPeer: @unchecked Sendable {
     }
   }
 
+  /// A window of `daemon`, welcomed and attached to `scope`.
+  static func window(of daemon: DaemonProcess, attachedTo scope: String) throws -> RawPeer {
+    let window = try RawPeer(path: daemon.socketPath)
+    try window.hello()
+    _ = try window.attach(scope)
+    return window
+  }
+
   /// Says hello and returns the welcome.
   @discardableResult
   func hello() throws -> ServerMessage.Welcome {

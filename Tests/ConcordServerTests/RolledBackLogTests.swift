@@ -6,12 +6,8 @@ import Testing
 /// the clients that saw the newer entries: nothing is sent to it until a person accepts it.
 @Suite(.serialized) struct RolledBackLogTests {
   @Test func aLogRestoredFromAnOlderCopyStopsTheOutboxUntilAPersonAcceptsIt() throws {
-    let home = DaemonProcess.makeHome()
-    let older = DaemonProcess.makeHome()
-    defer {
-      try? FileManager.default.removeItem(at: home)
-      try? FileManager.default.removeItem(at: older)
-    }
+    let (home, older) = (DaemonProcess.makeHome(), DaemonProcess.makeHome())
+    defer { Self.remove(home, older) }
     var daemon = try DaemonProcess(home: home).start()
     #expect(try ConcordCLI.run(["send", "counter", "inc"], home: home).status == 0)
     #expect(daemon.terminate() == 0)
@@ -66,12 +62,8 @@ import Testing
   /// What a window was shown counts as much as what was acknowledged: a window that only watched
   /// another person's actions catches the rollback, and so does every command of its home.
   @Test func aWindowThatWasShownNewerEntriesCatchesTheRollback() throws {
-    let home = DaemonProcess.makeHome()
-    let older = DaemonProcess.makeHome()
-    defer {
-      try? FileManager.default.removeItem(at: home)
-      try? FileManager.default.removeItem(at: older)
-    }
+    let (home, older) = (DaemonProcess.makeHome(), DaemonProcess.makeHome())
+    defer { Self.remove(home, older) }
     var daemon = try DaemonProcess(home: home).start()
     #expect(daemon.terminate() == 0)
     try copyLog(from: home, to: older)
@@ -103,6 +95,11 @@ import Testing
 
   /// Replaces the log's files in `destination` with those in `source`: the database, its
   /// checkpoint and public key (a cleanly stopped daemon leaves no -wal or -shm).
+  /// Removes the test's homes.
+  private static func remove(_ homes: URL...) {
+    for home in homes { try? FileManager.default.removeItem(at: home) }
+  }
+
   private func copyLog(from source: URL, to destination: URL) throws {
     let files = FileManager.default
     for name in try files.contentsOfDirectory(atPath: destination.path) where name.hasPrefix("log.sqlite") {
