@@ -420,6 +420,13 @@ class Peer:
             return t == "error"
         return self.until(is_answer, f"the answer to ({short(client, 60)}, {cseq})", timeout)
 
+    def acked(self, scope, action, client, cseq, what):
+        """Sends an action that must be applied; its ack."""
+        self.send(send_msg(scope, action, client, cseq))
+        msg, _ = self.answer(client, cseq)
+        check(msg.get("type") == "ack", f"{what}: expected ack, got {short(msg)}")
+        return msg
+
     def hello(self):
         self.send({"type": "hello", "protocol": 1})
         return self.expect("welcome")
@@ -857,9 +864,7 @@ def _nfc_edit(ctx):
     ctx.start()
     p = ctx.peer("w")
     p.attach("notes")
-    p.send(send_msg("notes", {"add": {"text": "caf\u00e9"}}, "w", 1))
-    msg, _ = p.answer("w", 1)
-    check(msg.get("type") == "ack", f"adding the note: expected ack, got {short(msg)}")
+    p.acked("notes", {"add": {"text": "caf\u00e9"}}, "w", 1, "adding the note")
     p.attach("note:1")
     p.send(send_msg("note:1", {"edit": {"text": "cafe\u0301"}}, "w", 2))
     msg, before = p.answer("w", 2)
@@ -1139,9 +1144,7 @@ def _descriptions(ctx):
     p = ctx.peer("w")
     p.attach("board")
     for i, title in enumerate(("one", "two"), 1):
-        p.send(send_msg("board", {"addCard": {"title": title}}, "w", i))
-        msg, _ = p.answer("w", i)
-        check(msg.get("type") == "ack", f"addCard {title}: expected ack, got {short(msg)}")
+        p.acked("board", {"addCard": {"title": title}}, "w", i, f"addCard {title}")
     p.attach("card:1")
     p.attach("activity")
     p.send(send_msg("board", {"editCard": {"id": 1, "description": "a" * big}}, "w", 3))
@@ -1188,9 +1191,7 @@ def _reasons(ctx):
     ctx.start()
     p = ctx.peer("w")
     p.attach("board")
-    p.send(send_msg("board", {"addCard": {"title": "x"}}, "w", 1))
-    msg, _ = p.answer("w", 1)
-    check(msg.get("type") == "ack", f"addCard: expected ack, got {short(msg)}")
+    p.acked("board", {"addCard": {"title": "x"}}, "w", 1, "addCard")
     actions = [
         ("moveCard to a 600 KB column", {"moveCard": {"id": 1, "column": name}}),
         ("addCard in a 600 KB column", {"addCard": {"title": "y", "column": name}}),
