@@ -198,7 +198,10 @@ let package = Package(
       // The independent export verifier the tests run beside AuditExport.verify.
       exclude: ["audit_verify_model.py"]
     ),
-    .testTarget(name: "ConcordWireTests", dependencies: ["ConcordWire", "PropertyRandom"]),
+    .testTarget(
+      name: "ConcordWireTests",
+      dependencies: ["ConcordWire", "PropertyRandom", .product(name: "NIOEmbedded", package: "swift-nio")]
+    ),
     .testTarget(
       name: "WorkspaceTests",
       dependencies: [
