@@ -18,15 +18,17 @@ extension DaemonHost {
     }
     // Exactly once is per account: a client id belongs to the account that first sent with it,
     // so nobody else can be answered for its actions or make its later ones look recorded.
-    switch owner(of: client) {
-    case let .success(owner?) where owner != window.user:
+    let known: KnownClient?
+    do {
+      known = try knownClient(client)
+    } catch {
+      return window.send(.error(code: .unavailable, message: "the log could not be read: \(error)", cseq: cseq))
+    }
+    if let owner = known?.owner, owner != window.user {
       return window.send(
         .error(
           code: .badMessage,
           message: "the client id \(client) belongs to another account; each account's windows use their own", cseq: cseq))
-    case .success: break
-    case let .failure(error):
-      return window.send(.error(code: .unavailable, message: "the log could not be read: \(error)", cseq: cseq))
     }
     // A retry gets the original answer whatever became of its scope: the element it was sent to
     // may be gone by now (the scope names nothing, so the window could not attach it again).
@@ -36,7 +38,7 @@ extension DaemonHost {
       waiters[key, default: []].append(Waiter(window))
       return
     }
-    if cseq <= highestCseq[client] ?? Int64.min {
+    if let known, cseq <= known.highestCseq {
       do {
         if let original = try log.entry(client: client, cseq: cseq) {
           return window.send(Self.answer(for: original))
@@ -71,20 +73,18 @@ extension DaemonHost {
           message: "the action is \(record.action.utf8.count.grouped) bytes as it would be logged, more than a line (\(WireLimits.maximumMessageBytes.grouped))",
           cseq: cseq))
     }
-    highestCseq[client] = max(highestCseq[client] ?? cseq, cseq)
-    clientOwners[client] = window.user
+    clients[client] = KnownClient(highestCseq: max(known?.highestCseq ?? cseq, cseq), owner: window.user)
     submit(action, record: record, waiter: window)
   }
 
-  /// The account a client id belongs to: the user of its first action, looked up in the log once
-  /// per run; nil for a client the log has never seen.
-  private func owner(of client: String) -> Result<String?, LogError> {
-    if let owner = clientOwners[client] { return .success(owner) }
-    guard highestCseq[client] != nil else { return .success(nil) }
-    return Result { () throws(LogError) in
-      let owner = try log.firstEntry(client: client)?.record.user
-      clientOwners[client] = owner
-      return owner
+  /// What the host knows of `client`, with its owner: the user of its first action, looked up in
+  /// the log the first time it is needed this run; nil for a client the log has never seen.
+  private func knownClient(_ client: String) throws(LogError) -> KnownClient? {
+    guard var known = clients[client] else { return nil }
+    if known.owner == nil {
+      known.owner = try log.firstEntry(client: client)?.record.user
+      clients[client] = known
     }
+    return known
   }
 }

@@ -41,13 +41,11 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   var committedState: State
   var committedSeq: Int64
   var lastSnapshotSeq: Int64
-  /// The highest cseq seen from each client.
-  var highestCseq: [String: Int64]
+  /// What the host knows of each client id (``KnownClient``): one lookup on the send path.
+  var clients: [String: KnownClient]
   /// The last state of each scope that was found to fit in a line
   /// (``scopeTooLargeToSend(_:before:)``).
   var fittingStates: [String: FittingState] = [:]
-  /// The account each client id belongs to, as far as it was needed yet (``owner(of:)``).
-  var clientOwners: [String: String] = [:]
   /// Reduced, waiting for the next commit.
   var pending: [Pending] = []
   /// Who waits for the answer to each `(client, cseq)` reduced but not yet committed, and the
@@ -89,6 +87,13 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     }
 
     func answer(_ message: ServerMessage) { window.answer(place, with: message) }
+  }
+
+  /// A client id as the host knows it: the highest cseq it sent, and the account it belongs to,
+  /// once that was needed (looked up in the log once per run for a client from before).
+  struct KnownClient {
+    var highestCseq: Int64
+    var owner: String?
   }
 
   struct ActionKey: Hashable {
@@ -143,7 +148,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     self.committedState = booted.state
     self.committedSeq = booted.seq
     self.lastSnapshotSeq = booted.snapshotSeq
-    self.highestCseq = booted.highestCseq
+    self.clients = booted.highestCseq.mapValues { KnownClient(highestCseq: $0, owner: nil) }
     self.effectCseq = booted.highestCseq[Self.daemonClient] ?? 0
   }
 

@@ -8,7 +8,7 @@ extension DaemonHost {
   var committedNow: (seq: Int64, state: State) { (committedSeq, committedState) }
 
   /// The highest cseq of each client, and the last one the daemon gave its own actions.
-  var cseqs: (clients: [String: Int64], daemon: Int64) { (highestCseq, effectCseq) }
+  var cseqs: (clients: [String: Int64], daemon: Int64) { (clients.mapValues(\.highestCseq), effectCseq) }
 
   /// Returns once everything queued on the commit thread so far (commits, snapshots) is done.
   func afterQueuedCommits() async {
