@@ -145,7 +145,7 @@ let package = Package(
     // Throughput of the action log against plain SQLite with the same durability (on demand).
     .executableTarget(
       name: "LogBenchmarks",
-      dependencies: ["ConcordLog", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: ["ConcordLog", "PropertyRandom", .product(name: "GRDB", package: "GRDB.swift")],
       path: "Benchmarks/LogBenchmarks"
     ),
     // Starts a built `concordd` and drives it over raw sockets: shared by the daemon benchmark
@@ -194,7 +194,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ConcordLogTests",
-      dependencies: ["ConcordLog", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: ["ConcordLog", "PropertyRandom", .product(name: "GRDB", package: "GRDB.swift")],
       // The independent export verifier the tests run beside AuditExport.verify.
       exclude: ["audit_verify_model.py"]
     ),

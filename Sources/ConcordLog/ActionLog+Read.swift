@@ -161,13 +161,15 @@ struct EntryFailure: Error {
 }
 
 extension ActionLog {
-  /// The highest cseq each client has in the log: what a host needs to recognise retries.
-  public func highestCseqByClient() throws(LogError) -> [String: Int64] {
+  /// The highest cseq each client has in the log: what a host needs to recognise retries. One
+  /// pair per client id as SQLite compares them, byte for byte — not a dictionary keyed by
+  /// `String`, which would take two canonically equivalent ids for one.
+  public func highestCseqByClient() throws(LogError) -> [(client: String, cseq: Int64)] {
     try reading {
       try database.read { db in
-        var highest: [String: Int64] = [:]
+        var highest: [(client: String, cseq: Int64)] = []
         let rows = try Row.fetchCursor(db, sql: "SELECT CAST(client AS BLOB), MAX(cseq) FROM entries GROUP BY client")
-        while let row = try rows.next() { highest[ExactText.string(from: row[0])] = row[1] }
+        while let row = try rows.next() { highest.append((ExactText.string(from: row[0]), row[1])) }
         return highest
       }
     }

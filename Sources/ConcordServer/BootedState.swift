@@ -32,7 +32,9 @@ extension HostedApp {
     }
     var booted = BootedState(
       state: snapshot?.state ?? initialState, seq: snapshot?.seq ?? 0, snapshotSeq: snapshot?.seq ?? 0,
-      highestCseq: try log.highestCseqByClient(), replayed: 0)
+      // Client ids the daemon takes are ASCII, one spelling each; an older log's canonically
+      // equivalent ids become one, at the higher cseq (a retry below it is looked up in the log).
+      highestCseq: Dictionary(try log.highestCseqByClient(), uniquingKeysWith: max), replayed: 0)
     try log.forEachEntry(from: booted.seq + 1, through: last) { entry in
       let action = try decodeLogged(entry)
       // A refused entry changed nothing when it was written, so replay leaves it out. The
