@@ -1,5 +1,6 @@
 import ConcordWire
 import Foundation
+import PropertyRandom
 import Testing
 
 /// Answers are never lost and come in the order of what they answer (the schema's
@@ -77,5 +78,56 @@ import Testing
     try peer.write((1...300).map(Self.send).joined() + String(repeating: "x", count: (1 << 20) + 10) + "\n")
     let answers = try peer.linesUntilClosed().map(Self.summary).filter { $0 != "update" }
     #expect(answers == (1...300).map { "ack \($0)" } + ["error"], "\(answers.suffix(5))")
+  }
+
+  /// Random scripts — sends, pings, attaches, detaches, status, in one write or several — that
+  /// shut their write side: each gets every answer, in the order of its lines, then the close.
+  /// The model is the schema's CONVERSATION: one answer a line, in order.
+  @Test func randomScriptsThatHalfCloseGetEveryAnswerInOrder() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    var cseq = 1_000
+    for seed in PropertyRandom.seeds(from: 0xA05E_0000, count: 20) {
+      var random = PropertyRandom(seed: seed)
+      // A script attaches the counter first; a send after it detached the counter is not taken.
+      var lines = [#"{"type":"hello","protocol":1}"# + "\n", #"{"type":"attach","scope":"counter"}"# + "\n"]
+      var expected = ["welcome", "snapshot counter"]
+      var attached: Set<String> = ["counter"]
+      for _ in 0..<random.int(0...25) {
+        switch random.int(0...5) {
+        case 0, 1:
+          cseq += 1
+          lines.append(Self.send(cseq))
+          expected.append(attached.contains("counter") ? "ack \(cseq)" : "error \(cseq)")
+        case 2:
+          lines.append(#"{"type":"ping"}"# + "\n")
+          expected.append("pong")
+        case 3:
+          let scope = random.pick(["counter", "notes"])
+          lines.append(#"{"type":"attach","scope":"\#(scope)"}"# + "\n")
+          expected.append("snapshot \(scope)")
+          attached.insert(scope)
+        case 4:
+          let scope = random.pick(["counter", "notes"])
+          lines.append(#"{"type":"detach","scope":"\#(scope)"}"# + "\n")
+          expected.append("detached \(scope)")
+          attached.remove(scope)
+        default:
+          lines.append(#"{"type":"status"}"# + "\n")
+          expected.append("status")
+        }
+      }
+      let script = try RawPeer(path: daemon.socketPath)
+      // In one write, or in a few.
+      var rest = lines[...]
+      while !rest.isEmpty {
+        let count = random.chance(50) ? rest.count : random.int(1...rest.count)
+        try script.write(rest.prefix(count).joined())
+        rest = rest.dropFirst(count)
+      }
+      script.shutdownWrite()
+      let answers = try script.linesUntilClosed().map(Self.summary).filter { $0 != "update" }
+      #expect(answers == expected, "seed \(seed)")
+    }
   }
 }
