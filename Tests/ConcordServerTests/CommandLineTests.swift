@@ -264,20 +264,7 @@ import Glibc
     #expect(records.filter { $0.contains("increment") }.count == 5)
 
     // One byte of entry 4's ciphertext changes.
-    let tamper = Process()
-    tamper.executableURL = URL(filePath: "/usr/bin/python3")
-    tamper.arguments = [
-      "-c",
-      "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE entries SET ciphertext = X'00' || substr(ciphertext, 2) WHERE seq = 4\"); c.commit()",
-      daemon.home.appending(path: "log.sqlite").path,
-    ]
-    let tamperErrors = Pipe()
-    tamper.standardError = tamperErrors
-    try tamper.run()
-    tamper.waitUntilExit()
-    // The edit itself must have happened, or the verify below proves nothing.
-    let tamperSaid = String(decoding: tamperErrors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect(tamper.terminationStatus == 0, "the tampering failed: \(tamperSaid)")
+    try LogTamper.run(LogTamper.changeFirstCiphertextByte(ofEntry: 4), on: daemon.home)
     let failed = try ConcordCLI.run(["log", "verify"], home: daemon.home)
     #expect(failed.status == 1)
     #expect(failed.error.contains("seq 4"), "\(failed.error)")

@@ -8,18 +8,6 @@ import Testing
 /// of every checkpoint outside the home, a verify that does not pass a log whose checkpoint file
 /// is gone, a scoped export that still verifies, and nothing readable left behind.
 @Suite struct LogTrustCommandLineTests {
-  /// Runs python3 on the log's database with `sql`: the attacker who edits the home.
-  func tamper(_ home: URL, _ sql: String) throws {
-    let process = Process()
-    process.executableURL = URL(filePath: "/usr/bin/python3")
-    process.arguments = [
-      "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()",
-      home.appending(path: "log.sqlite").path, sql,
-    ]
-    try process.run()
-    process.waitUntilExit()
-  }
-
   @Test func theDaemonWritesEachCheckpointToItsOwnLogOutput() throws {
     let daemon = try DaemonProcess().start()
     defer { daemon.removeHome() }
@@ -66,8 +54,8 @@ import Testing
     #expect(daemon.terminate() == 0)
     let journal = try #require(daemon.errorOutput().split(separator: "\n").last { $0.contains("checkpoint seq=10 ") })
 
-    try tamper(daemon.home, "DELETE FROM entries WHERE seq > 4")
-    try tamper(daemon.home, "DELETE FROM checkpoints WHERE seq > 4")
+    try LogTamper.run("DELETE FROM entries WHERE seq > 4", on: daemon.home)
+    try LogTamper.run("DELETE FROM checkpoints WHERE seq > 4", on: daemon.home)
     #expect(try ConcordCLI.run(["log", "verify"], home: daemon.home).status == 1)  // the file still vouches for 10
     let file = daemon.home.appending(path: "log.sqlite.checkpoint")
     let slots = try Data(contentsOf: file)
@@ -109,7 +97,7 @@ import Testing
     for _ in 1...3 { try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home) }
     #expect(daemon.terminate() == 0)
     // Entry 5 no longer opens: the export writes entries 1 to 4, decrypted, and then fails.
-    try tamper(daemon.home, "UPDATE entries SET ciphertext = X'00' || substr(ciphertext, 2) WHERE seq = 5")
+    try LogTamper.run(LogTamper.changeFirstCiphertextByte(ofEntry: 5), on: daemon.home)
     let export = daemon.home.appending(path: "audit.jsonl").path
     let failed = try ConcordCLI.run(["log", "export", "-o", export], home: daemon.home)
     #expect(failed.status == 1)
