@@ -93,13 +93,13 @@ import Testing
     #expect(refused.error.contains("but this home has seen \(seen): the log was rolled back"), "\(refused.error)")
   }
 
-  /// Replaces the log's files in `destination` with those in `source`: the database, its
-  /// checkpoint and public key (a cleanly stopped daemon leaves no -wal or -shm).
   /// Removes the test's homes.
   private static func remove(_ homes: URL...) {
     for home in homes { try? FileManager.default.removeItem(at: home) }
   }
 
+  /// Replaces the log's files in `destination` with those in `source`: the database, its
+  /// checkpoint and public key (a cleanly stopped daemon leaves no -wal or -shm).
   private func copyLog(from source: URL, to destination: URL) throws {
     let files = FileManager.default
     for name in try files.contentsOfDirectory(atPath: destination.path) where name.hasPrefix("log.sqlite") {
