@@ -8,13 +8,16 @@ struct LineReader: Sequence, IteratorProtocol {
   /// Where the next line starts: lines are taken by moving it, and the buffer is compacted once
   /// per chunk, not once per line.
   var start = 0
+  /// Where the search for the next newline goes on: a line that spans many chunks is scanned
+  /// once, not again from its start after every chunk.
+  var searched = 0
   var atEnd = false
 
   init(handle: FileHandle) { self.handle = handle }
 
   mutating func next() -> [UInt8]? {
     while true {
-      if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      if let newline = buffer[Swift.max(start, searched)...].firstIndex(of: UInt8(ascii: "\n")) {
         let line = Array(buffer[start..<newline])
         start = newline + 1
         return line
@@ -26,6 +29,7 @@ struct LineReader: Sequence, IteratorProtocol {
       }
       buffer.removeSubrange(..<start)
       start = 0
+      searched = buffer.count
       let chunk = (try? handle.read(upToCount: 1 << 16)) ?? nil
       if let chunk, !chunk.isEmpty { buffer.append(contentsOf: chunk) } else { atEnd = true }
     }
