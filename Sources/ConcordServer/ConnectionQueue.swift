@@ -112,10 +112,6 @@ final class ConnectionQueue: Sendable {
     contents.withLock { $0.onReady = ready }
   }
 
-  private func signal(_ ready: (@Sendable () -> Void)?) {
-    ready?()
-  }
-
   /// Queues a message that answers nothing the window sent (the daemon's `ping`): it does not
   /// wait behind an awaited answer.
   func push(_ message: ServerMessage) {
@@ -123,7 +119,7 @@ final class ConnectionQueue: Sendable {
       $0.pushes.append(message)
       return $0.onReady
     }
-    signal(ready)
+    ready?()
   }
 
   /// Queues a message. Returns false when the window is too far behind to keep.
@@ -133,7 +129,7 @@ final class ConnectionQueue: Sendable {
       $0.append(.message(message))
       return (!$0.overflowed, $0.onReady)
     }
-    signal(ready)
+    ready?()
     return kept
   }
 
@@ -154,7 +150,7 @@ final class ConnectionQueue: Sendable {
       $0.answers[place] = answer
       return $0.onReady
     }
-    signal(ready)
+    ready?()
   }
 
   /// Starts a scope: `first` (the line of a snapshot, or of the update since the state a
@@ -170,7 +166,7 @@ final class ConnectionQueue: Sendable {
       $0.append(.attached(scope: scope, line: line, state: state, attach: attach))
       return $0.onReady
     }
-    signal(ready)
+    ready?()
   }
 
   func detach(_ scope: String) {
@@ -191,9 +187,8 @@ final class ConnectionQueue: Sendable {
       $0.append(.scopeChanged(scope))
       return $0.onReady
     }
-    signal(ready)
+    ready?()
   }
-
 
   /// The next line to write, with a scope's change made now from what the window has; nil when
   /// nothing can be written yet (the queue is empty, or waits for an answer).
