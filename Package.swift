@@ -190,7 +190,7 @@ let package = Package(
     // The client on its own: the outbox, what it witnesses of the daemon's log, its texts.
     .testTarget(
       name: "ConcordClientTests",
-      dependencies: ["ConcordClient", "ConcordLog", "ConcordWire", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["ConcordClient", "ConcordLog", "ConcordWire", "PropertyRandom", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .testTarget(
       name: "ConcordLogTests",

@@ -200,8 +200,9 @@ public struct CommandWords: Sendable {
   public func integer(_ index: Int, _ what: String = "a number") throws -> Int {
     let text = try word(index, what)
     guard let value = Int(text) else {
-      let digits = text.drop { $0 == "-" || $0 == "+" }
-      if !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) {
+      // One sign, then digits: a whole number, only past `Int`.
+      let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : text[...]
+      if !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }) {
         throw CommandError("\(what) is too large: \(text)")
       }
       throw CommandError("\(what) must be a number, not \"\(text)\"")
