@@ -53,6 +53,28 @@ import Glibc
     #expect(!outsider.output.contains("running: pid"))
   }
 
+  /// A daemon whose account is not in the group it is told to let in cannot give its home to
+  /// that group: it says so, and why, and leaves the home closed, with no socket.
+  @Test(.enabled(if: TestAccounts.canCreate, "needs root to create a group and two accounts (CI runs as root)"))
+  func aDaemonOutsideTheGroupSaysSoAndOpensNothing() throws {
+    let accounts = try TestAccounts()
+    defer { accounts.remove() }
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    guard chown(home.path, accounts.outsider.uid, accounts.outsider.gid) == 0 else {
+      throw DaemonTestError("cannot give \(home.path) to \(accounts.outsider.name)")
+    }
+    // Under `timeout`: a daemon that started after all would otherwise keep the test waiting.
+    let started = try accounts.run(
+      as: accounts.outsider, "/usr/bin/timeout",
+      ["20", DaemonProcess.binary.path, "--home", home.path, "--app", "sample", "--allow-group", accounts.group])
+    #expect(started.status != 0)
+    #expect(started.output.contains("cannot give \(home.path) to group \(accounts.group)"), "\(started.output)")
+    #expect(started.output.contains("must be a member of \(accounts.group)"), "\(started.output)")
+    #expect(try attributes(home.path).mode == 0o700)
+    #expect(!FileManager.default.fileExists(atPath: home.appending(path: "concordd.sock").path))
+  }
+
   private func attributes(_ path: String) throws -> (mode: UInt32, gid: UInt32) {
     var info = stat()
     guard stat(path, &info) == 0 else { throw DaemonTestError("cannot stat \(path)") }
