@@ -181,8 +181,10 @@ let package = Package(
     .testTarget(
       name: "ConcordServerTests",
       dependencies: [
-        "ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp", "Workspace", "PropertyRandom",
+        "Concord", "ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp", "Workspace", "PropertyRandom",
         "DaemonDriving", .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ],
       // The independent wire peer, run by WireContractTests.
       exclude: ["wire_contract_peer.py"]

@@ -22,9 +22,9 @@ public enum EffectStart: Sendable, Equatable {
 /// its store to be forgotten.
 ///
 /// ```swift
-/// var feedback: [AppAction] = []
-/// let handle = runtime.start(effect, feedback: &feedback, deliver: { await store.receive($0) })
-/// // reduce `feedback` next, in order, before any other action
+/// let step = Reduction.reduce(action, into: &state, reduce: reducer)
+/// // reduce `step.feedback` next, in order, before any other action; then, when it is time:
+/// let handle = runtime.start(step.work, deliver: { await host.receive($0) })
 /// ```
 public final class EffectRuntime<Action: Sendable>: Sendable {
   /// Where actions sent by running effects go. It is called on the effect's own task, so
@@ -63,14 +63,13 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     registry.withLock { $0.liveCount }
   }
 
-  /// Starts `effect`. Actions it sends synchronously (``Effect/send(_:)``) are appended to
-  /// `feedback` for the caller to reduce next; everything asynchronous starts as tasks, returned
-  /// in the handle. Actions those tasks send go to `deliver`.
+  /// Starts `work`: the ``Reduction/work`` of a reduction, whose synchronous sends were taken out
+  /// as its feedback. Everything in it starts as tasks, returned in the handle; actions those
+  /// tasks send go to `deliver`. (A synchronous send still in `work` is delivered by a task of
+  /// its own, like an action from ``Effect/run(priority:operation:catch:)``.)
   @inlinable
-  public func start(
-    _ effect: Effect<Action>, feedback: inout [Action], deliver: @escaping Delivery
-  ) -> EffectHandle {
-    startEffect(effect, on: self, feedback: &feedback, deliver: deliver)
+  public func start(_ work: Effect<Action>, deliver: @escaping Delivery) -> EffectHandle {
+    startEffect(work, on: self, deliver: deliver)
   }
 
   /// Cancels every effect this runtime started.
@@ -144,6 +143,17 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
       await handle.finish()
     } onCancel: {
       handle.cancel()
+    }
+  }
+
+  /// Delivers `sends` in order from a task of their own.
+  @usableFromInline
+  func deliverLater(_ sends: [Action], deliver: @escaping Delivery) -> Task<Void, Never> {
+    launch(token: takeToken(), ids: []) {
+      for action in sends {
+        if Task.isCancelled { return }
+        await deliver(action)
+      }
     }
   }
 
@@ -226,18 +236,19 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
 // types (the store's `process` closure), they are specialized too, where methods of the generic
 // runtime class would not be.
 
-/// Starts `effect` on `runtime`; see ``EffectRuntime/start(_:feedback:deliver:)``.
+/// Starts `work` on `runtime`; see ``EffectRuntime/start(_:deliver:)``.
 @inlinable
 func startEffect<Action: Sendable>(
-  _ effect: Effect<Action>, on runtime: EffectRuntime<Action>, feedback: inout [Action],
-  deliver: @escaping EffectRuntime<Action>.Delivery
+  _ work: Effect<Action>, on runtime: EffectRuntime<Action>, deliver: @escaping EffectRuntime<Action>.Delivery
 ) -> EffectHandle {
   var handle = EffectHandle()
-  if case let .run(priority, work, handler) = effect.operation {
+  if case let .run(priority, operation, handler) = work.operation {
     handle.append(
-      spawnOperation(work, priority: priority, catch: handler, ids: [], on: runtime, deliver: deliver))
+      spawnOperation(operation, priority: priority, catch: handler, ids: [], on: runtime, deliver: deliver))
   } else {
-    runtime.start(effect, ids: [], feedback: &feedback, handle: &handle, deliver: deliver)
+    var sends: [Action] = []
+    runtime.start(work, ids: [], feedback: &sends, handle: &handle, deliver: deliver)
+    if !sends.isEmpty { handle.append(runtime.deliverLater(sends, deliver: deliver)) }
   }
   return handle
 }

@@ -26,8 +26,6 @@ public actor Store<State: Sendable, Action: Sendable> {
   // The stored properties whose size does not depend on `State` come first: their offsets are
   // then known where the store's code is compiled for the app's types, and reading one is a load,
   // not a call to a generic accessor.
-  @usableFromInline
-  let reduce: @Sendable (inout State, Action) -> Effect<Action>
   /// The whole of `send` on the store. A closure made in the inlinable initializer, so that it is
   /// compiled for the app's own types where the store is made; the store's own generic code would
   /// pay a generic-metadata lookup for every effect it looks at.
@@ -71,15 +69,21 @@ public actor Store<State: Sendable, Action: Sendable> {
   ) {
     self.currentState = initialState
     let run = reducer.run
-    self.reduce = { state, action in run(&state, action, environment) }
     self.process = { store, action in
-      let before = store.currentState
-      let effect = run(&store.currentState, action, environment)
-      if effect.isNone, store.debug == nil {
-        if !store.observers.isEmpty { store.notifyObservers() }
-        return StoreTask()
+      guard let debug = store.debug else {
+        return settle(action, on: store, reduce: { run(&$0, $1, environment) })
       }
-      return settle(action, before: before, effect: effect, on: store)
+      // Each step is described with the state before and after it.
+      var before = store.currentState
+      var after = before
+      return settle(action, on: store) { state, action in
+        before = state
+        let effect = run(&state, action, environment)
+        after = state
+        return effect
+      } describe: { step in
+        debug.write(debug.describe(action: step.action, before: before, after: step.refusal == nil ? after : before, refusal: step.refusal))
+      }
     }
     self.debug = debug
     self.effects = EffectRuntime(clock: clock, start: effectStart, diagnose: diagnostics)

@@ -65,8 +65,10 @@ public struct WindowScope: Sendable {
         guard var state = try? json.decode(State.self), let action = try? actionJSON.decode(Action.self) else {
           return nil
         }
-        let effect = reducer.reduce(into: &state, action: action, environment: environment)
-        if effect.refusal != nil { return nil }
+        // As the daemon will: the action, then at once what it feeds back; no effect runs.
+        let sent = Reduction.reduceWithFeedback(
+          action, into: &state, reduce: { reducer.reduce(into: &$0, action: $1, environment: environment) }, each: { _ in })
+        if sent.refusal != nil { return nil }
         return try? JSONValue(encoding: state)
       }
     }

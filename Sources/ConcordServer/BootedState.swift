@@ -1,3 +1,4 @@
+import Concord
 import ConcordLog
 import ConcordWire
 import Foundation
@@ -39,9 +40,10 @@ extension HostedApp {
       let action = try decodeLogged(entry)
       // A refused entry changed nothing when it was written, so replay leaves it out. The
       // reducer is not asked again: the daemon also refuses what its reducer would apply (an
-      // action that would make a scope too large to send), for reasons of that moment.
+      // action that would make a scope too large to send), for reasons of that moment. What an
+      // entry fed back is in the log after it, so each entry is reduced alone.
       if case .applied = entry.record.outcome {
-        if let refusal = reduce(&booted.state, action).refusal {
+        if let refusal = Reduction.reduce(action, into: &booted.state, reduce: reduce).refusal {
           throw BootError(
             description: "replaying entry \(entry.seq) refuses it (\(refusal.reason)), but it was applied when it was written; the state would differ from the one the log records")
         }

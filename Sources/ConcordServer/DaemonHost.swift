@@ -71,9 +71,10 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// The client id under which the daemon records the actions of effects and lifecycle.
   static var daemonClient: String { "concordd" }
 
+  /// A reduced action waiting for its commit, with the work to start once it is durable.
   struct Pending {
     let record: LogRecord
-    let effect: Effect<Action>?
+    let work: Effect<Action>?
   }
 
   struct Waiter {
@@ -159,27 +160,39 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
 
   // MARK: - Actions
 
-  /// Reduces an action and queues it for the next commit.
+  /// Reduces an action, and then at once what it feeds back with `.send` (``Reduction``), and
+  /// queues them all for the next commit: the feedback as entries of its own right after its
+  /// cause, in the same batch, so that replaying the log reduces the same actions in the same
+  /// order without running any effect.
   func submit(_ action: Action, record: LogRecord, waiter: Connection?) {
     guard lifecycle.reduces else {
       waiter?.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: record.cseq))
       return
     }
-    let before = state
-    var effect: Effect<Action> = .none
-    var refusal = app.admission(action)
-    if refusal == nil {
-      effect = app.reduce(&state, action)
-      refusal = effect.refusal?.reason ?? scopeTooLargeToSend(state, before: before)
-    }
-    var record = record
-    if let reason = refusal {
-      state = before
-      record.outcome = .refused(reason: WireLimits.bounded(reason))
-      effect = .none
-    }
-    pending.append(Pending(record: record, effect: effect.isNone ? nil : effect))
     if let waiter { waiters[ActionKey(client: record.client, cseq: record.cseq), default: []].append(Waiter(waiter)) }
+    // The record of the step being reduced. Fed-back actions are the daemon's, on behalf of the
+    // cause's user and scope, at the cause's time; one that cannot be encoded cannot be logged,
+    // so it is refused and dropped (it changed nothing) rather than reduced.
+    var stepRecord: LogRecord? = record
+    Reduction.reduceWithFeedback(
+      action, into: &state,
+      reduce: { state, action in
+        if stepRecord == nil {
+          stepRecord = makeRecord(
+            action, client: Self.daemonClient, cseq: effectCseq + 1, user: record.user, scope: record.scope, at: record.at)
+          guard stepRecord != nil else { return .refuse("the action could not be recorded") }
+          effectCseq += 1
+        }
+        if let reason = app.admission(action) { return .refuse(Refusal(reason)) }
+        return app.reduce(&state, action)
+      },
+      check: { before, after in self.scopeTooLargeToSend(after, before: before).map { Refusal($0) } }
+    ) { step in
+      guard var logged = stepRecord else { return }
+      stepRecord = nil
+      if let refusal = step.refusal { logged.outcome = .refused(reason: WireLimits.bounded(refusal.reason)) }
+      pending.append(Pending(record: logged, work: step.work.isNone ? nil : step.work))
+    }
     startCommitIfIdle()
   }
 
@@ -282,10 +295,8 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
       for waiter in waiters.removeValue(forKey: key) ?? [] { waiter.answer(answer) }
     }
     for pending in batch {
-      guard let effect = pending.effect else { continue }
-      var feedback: [Action] = []
-      _ = effects.start(effect, feedback: &feedback, deliver: effectDelivery)
-      for action in feedback { submitFromDaemon(action, user: Self.daemonClient, scope: "") }
+      guard let work = pending.work else { continue }
+      _ = effects.start(work, deliver: effectDelivery)
     }
     if committedSeq - lastSnapshotSeq >= snapshotInterval { takeSnapshot() }
   }

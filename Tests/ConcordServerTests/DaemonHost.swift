@@ -24,3 +24,9 @@ final class FatalReason: Sendable {
   func set(_ reason: String) { value.withLock { $0 = $0 ?? reason } }
   var reason: String? { value.withLock { $0 } }
 }
+
+extension DaemonHost {
+  /// True when nothing is left to happen without a new action: no effect running or waiting, nothing
+  /// reduced and uncommitted, no commit in flight.
+  var isQuiet: Bool { effects.runningCount == 0 && pending.isEmpty && !committing }
+}

@@ -137,12 +137,16 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
   }
 
   /// Waits until every action sent has its answer, reading every window's lines meanwhile, then
-  /// notes the committed state.
-  func settle() async {
+  /// notes the committed state. With `quiet`, waits also until the effects have ended and what
+  /// they sent is committed.
+  func settle(quiet: Bool = false) async {
     let deadline = Date().addingTimeInterval(20)
     while true {
       for index in windows.indices { read(index) }
-      if awaiting.isEmpty { break }
+      if awaiting.isEmpty {
+        if !quiet { break }
+        if await host.isQuiet { break }
+      }
       guard Date() < deadline, fatal.reason == nil else {
         Issue.record("\(label): no answer to \(awaiting.sorted()); \(fatal.reason ?? "")")
         awaiting = []
