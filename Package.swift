@@ -1,8 +1,9 @@
 // swift-tools-version: 6.1
 //
 // The Concord package. The module layout is ARCHITECTURE.md's map: a pure core (`Concord`), its
-// test support (`ConcordTesting`), JSON, the log, the wire protocol, the daemon runtime, the
-// client, the Workspace app, and two thin executables (`concordd` in daemon/, `concord` in cli/).
+// test support (`ConcordTesting`), JSON, the log, the wire protocol, what an app is (`ConcordApp`)
+// and how its state is rebuilt from its log (`ConcordReplay`), the daemon runtime, the client,
+// the Workspace app, and two thin executables (`concordd` in daemon/, `concord` in cli/).
 import PackageDescription
 
 let package = Package(
@@ -13,6 +14,8 @@ let package = Package(
     .library(name: "ConcordTesting", targets: ["ConcordTesting"]),
     .library(name: "ConcordLog", targets: ["ConcordLog"]),
     .library(name: "ConcordWire", targets: ["ConcordWire"]),
+    .library(name: "ConcordApp", targets: ["ConcordApp"]),
+    .library(name: "ConcordReplay", targets: ["ConcordReplay"]),
     .library(name: "ConcordServer", targets: ["ConcordServer"]),
     .library(name: "ConcordClient", targets: ["ConcordClient"]),
     .library(name: "Workspace", targets: ["Workspace"]),
@@ -83,11 +86,19 @@ let package = Package(
     ),
     // The wire protocol: messages, line framing, state diffs.
     .target(name: "ConcordWire", dependencies: ["ConcordJSON", .product(name: "NIOCore", package: "swift-nio")]),
+    // What an app is: the hosted description (state, reducer, scopes, lifecycle, migrations, how
+    // one logged action replays) and how windows show and type its scopes. No I/O.
+    .target(name: "ConcordApp", dependencies: ["Concord", "ConcordWire"]),
+    // An app's state rebuilt from its log: the daemon's boot and `concord state --at`.
+    .target(
+      name: "ConcordReplay",
+      dependencies: ["ConcordApp", "ConcordLog", .product(name: "Logging", package: "swift-log")]
+    ),
     // The daemon runtime: hosts any app's reducer, keeps its log, serves its scopes to windows.
     .target(
       name: "ConcordServer",
       dependencies: [
-        "Concord", "ConcordWire", "ConcordLog",
+        "Concord", "ConcordApp", "ConcordReplay", "ConcordWire", "ConcordLog",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
@@ -97,13 +108,13 @@ let package = Package(
     // The client side: the connection, the offline outbox and the last states seen.
     .target(
       name: "ConcordClient",
-      dependencies: ["Concord", "ConcordWire", "ConcordLog", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["Concord", "ConcordApp", "ConcordWire", "ConcordLog", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     // The bundled app: a collaborative task board with chat, presence and reminders.
     .target(
       name: "Workspace",
       dependencies: [
-        "Concord", "ConcordServer", "ConcordClient", "ConcordWire",
+        "Concord", "ConcordApp", "ConcordWire",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
@@ -112,6 +123,7 @@ let package = Package(
       name: "concordd",
       dependencies: [
         "ConcordServer",
+        "ConcordApp",
         "SampleApp",
         "Workspace",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -123,13 +135,13 @@ let package = Package(
     .executableTarget(
       name: "concord",
       dependencies: [
-        "ConcordClient", "ConcordServer", "ConcordLog", "ConcordWire", "SampleApp", "Workspace",
+        "ConcordClient", "ConcordApp", "ConcordReplay", "ConcordLog", "ConcordWire", "SampleApp", "Workspace",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "cli"
     ),
     // A small app the daemon hosts for its end-to-end tests (`concordd --app sample`).
-    .target(name: "SampleApp", dependencies: ["Concord", "ConcordServer", "ConcordClient"], path: "Examples/SampleApp"),
+    .target(name: "SampleApp", dependencies: ["Concord", "ConcordApp"], path: "Examples/SampleApp"),
     // A small composed app that runs in the terminal: the README's first command.
     .executableTarget(
       name: "CounterApp",
@@ -181,7 +193,8 @@ let package = Package(
     .testTarget(
       name: "ConcordServerTests",
       dependencies: [
-        "Concord", "ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp", "Workspace", "PropertyRandom",
+        "Concord", "ConcordApp", "ConcordReplay", "ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp",
+        "Workspace", "PropertyRandom",
         "DaemonDriving", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
@@ -189,10 +202,15 @@ let package = Package(
       // The independent wire peer, run by WireContractTests.
       exclude: ["wire_contract_peer.py"]
     ),
+    // What an app is, on its own: the words people type into a scope.
+    .testTarget(name: "ConcordAppTests", dependencies: ["ConcordApp", "PropertyRandom"]),
     // The client on its own: the outbox, what it witnesses of the daemon's log, its texts.
     .testTarget(
       name: "ConcordClientTests",
-      dependencies: ["ConcordClient", "ConcordLog", "ConcordWire", "PropertyRandom", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: [
+        "ConcordClient", "ConcordApp", "ConcordLog", "ConcordWire", "PropertyRandom",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]
     ),
     .testTarget(
       name: "ConcordLogTests",
@@ -207,7 +225,7 @@ let package = Package(
     .testTarget(
       name: "WorkspaceTests",
       dependencies: [
-        "Workspace", "Concord", "ConcordTesting", "ConcordClient", "ConcordWire",
+        "Workspace", "Concord", "ConcordApp", "ConcordTesting", "ConcordClient", "ConcordWire",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]

@@ -1,3 +1,4 @@
+import ConcordApp
 import ConcordClient
 import ConcordWire
 import Foundation

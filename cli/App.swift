@@ -1,6 +1,7 @@
 import ConcordClient
 import ConcordLog
-import ConcordServer
+import ConcordApp
+import ConcordReplay
 import ConcordWire
 import Foundation
 import SampleApp

@@ -1,3 +1,4 @@
+import ConcordApp
 import ArgumentParser
 import ConcordClient
 import ConcordWire

@@ -1,4 +1,4 @@
-import ConcordClient
+import ConcordApp
 import ConcordWire
 
 extension SampleApp {

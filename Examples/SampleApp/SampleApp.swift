@@ -1,5 +1,5 @@
 import Concord
-import ConcordServer
+import ConcordApp
 import Foundation
 
 /// A small app the daemon hosts until Workspace exists, and the app of the daemon's end-to-end

@@ -1,4 +1,6 @@
+import ConcordApp
 import ConcordLog
+import ConcordReplay
 import ConcordWire
 import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import ConcordApp
 import ConcordWire
 import Foundation
 

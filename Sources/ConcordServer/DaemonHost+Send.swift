@@ -1,3 +1,4 @@
+import ConcordApp
 import ConcordLog
 import ConcordWire
 

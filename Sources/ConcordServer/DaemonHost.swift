@@ -1,5 +1,7 @@
+import ConcordApp
 import Concord
 import ConcordLog
+import ConcordReplay
 import ConcordWire
 import Foundation
 import Logging

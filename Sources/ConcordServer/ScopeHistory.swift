@@ -1,3 +1,4 @@
+import ConcordApp
 import ConcordWire
 
 /// The last few states of one attached scope, each with the seq it took effect: what lets a

@@ -1,4 +1,4 @@
-import ConcordClient
+import ConcordApp
 import Foundation
 
 /// The board as a window shows it: columns side by side, each card a line or two, raised

@@ -1,4 +1,4 @@
-import ConcordClient
+import ConcordApp
 import Foundation
 
 /// One card in full, as the `card:ID` window shows it.

@@ -1,4 +1,4 @@
-import ConcordClient
+import ConcordApp
 import Foundation
 
 /// A channel as a conversation: time, author, text; mentions and linked cards stand out, and a

@@ -1,4 +1,4 @@
-import ConcordClient
+import ConcordApp
 import Foundation
 
 /// A due date in the words people type: `tomorrow 17:00`, `friday`, `in 2 hours`,

@@ -1,4 +1,4 @@
-import ConcordClient
+import ConcordApp
 import Foundation
 
 /// The read-only scopes as windows show them: who is here, and what happened.

@@ -1,4 +1,4 @@
-import ConcordClient
+import ConcordApp
 import Foundation
 
 /// The colours of Workspace's windows: ANSI styles when the terminal shows them, nothing

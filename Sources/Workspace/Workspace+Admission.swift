@@ -1,4 +1,4 @@
-import ConcordServer
+import ConcordApp
 import ConcordWire
 
 extension Workspace {

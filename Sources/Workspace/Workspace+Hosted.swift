@@ -1,4 +1,4 @@
-import ConcordServer
+import ConcordApp
 import Foundation
 
 extension Workspace {

@@ -1,3 +1,4 @@
+import ConcordReplay
 import ConcordLog
 import ConcordWire
 import Foundation

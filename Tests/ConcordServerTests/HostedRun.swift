@@ -1,3 +1,5 @@
+import ConcordReplay
+import ConcordApp
 import ConcordLog
 import ConcordWire
 import Foundation

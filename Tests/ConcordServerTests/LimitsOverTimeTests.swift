@@ -1,3 +1,5 @@
+import ConcordReplay
+import ConcordApp
 import ConcordWire
 import Foundation
 import Logging

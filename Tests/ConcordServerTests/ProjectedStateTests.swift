@@ -1,3 +1,4 @@
+import ConcordApp
 import Foundation
 import Testing
 

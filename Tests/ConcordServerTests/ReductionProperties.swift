@@ -1,3 +1,4 @@
+import ConcordApp
 import CasePaths
 import Concord
 import ConcordLog

@@ -1,3 +1,4 @@
+import ConcordApp
 import Concord
 import ConcordWire
 import Foundation

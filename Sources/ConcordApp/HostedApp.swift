@@ -19,11 +19,11 @@ public struct HostedApp<State: Codable & Sendable, Action: Codable & Sendable>: 
   public var initialState: State
   public var scopes: [AppScope<State, Action>]
   public var lifecycle: AppLifecycle<Action>
-  let reduce: @Sendable (inout State, Action) -> Effect<Action>
+  package let reduce: @Sendable (inout State, Action) -> Effect<Action>
   /// Why a new action may not be taken, for rules the log's older entries need not meet.
-  var admission: @Sendable (Action) -> String?
+  package var admission: @Sendable (Action) -> String?
   /// Turns the JSON of an action written by an older version into this version's JSON.
-  let migrateAction: @Sendable (_ action: JSONValue, _ fromVersion: Int) throws -> JSONValue
+  package let migrateAction: @Sendable (_ action: JSONValue, _ fromVersion: Int) throws -> JSONValue
 
   /// - Parameters:
   ///   - admission: rules for new actions only (a limit the app set after entries that break it
@@ -53,13 +53,13 @@ public struct HostedApp<State: Codable & Sendable, Action: Codable & Sendable>: 
   }
 
   /// The scope named `name` (without its parameter).
-  func scope(named name: String) -> AppScope<State, Action>? {
+  package func scope(named name: String) -> AppScope<State, Action>? {
     scopes.first { $0.name == name }
   }
 
   /// The scope `key` names, given with a parameter exactly when it takes one; otherwise why not,
   /// in words.
-  func scope(for key: ScopeKey) -> Result<AppScope<State, Action>, ScopeLookupError> {
+  package func scope(for key: ScopeKey) -> Result<AppScope<State, Action>, ScopeLookupError> {
     guard let scope = scope(named: key.name) else {
       let names = scopes.map { $0.isParameterized ? "\($0.name):PARAMETER" : $0.name }.joined(separator: ", ")
       return .failure(ScopeLookupError(description: "no scope \"\(key.name)\"; the scopes are \(names)"))
@@ -73,8 +73,8 @@ public struct HostedApp<State: Codable & Sendable, Action: Codable & Sendable>: 
 }
 
 /// Why a scope's name does not name one of the app's scopes.
-struct ScopeLookupError: Error, CustomStringConvertible {
-  let description: String
+package struct ScopeLookupError: Error, CustomStringConvertible {
+  package let description: String
 }
 
 /// Why an older action could not be brought to the current version.

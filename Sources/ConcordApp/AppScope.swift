@@ -16,12 +16,12 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
   public let name: String
   public let isParameterized: Bool
   /// The child state for a parameter; nil when the parameter names no element.
-  let project: @Sendable (State, String?) -> ProjectedState?
+  package let project: @Sendable (State, String?) -> ProjectedState?
   /// The app action for a child action sent as JSON; throws when it is not one.
-  let embed: @Sendable (String?, JSONValue, ActionOrigin) throws -> Action
+  package let embed: @Sendable (String?, JSONValue, ActionOrigin) throws -> Action
   /// Whether the child state's JSON is small by its type (``ProjectedState/isSmall(_:)``): the
   /// line limit need not measure it.
-  let isSmallByType: Bool
+  package let isSmallByType: Bool
 
   /// A scope with one child state.
   public static func scope<Child: Encodable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
@@ -100,38 +100,4 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
       }
     }
   }
-}
-
-/// Who sent an action from a window, and when the daemon took it.
-public struct ActionOrigin: Sendable, Equatable {
-  /// The account of the window's process, as the kernel reports it.
-  public var user: String
-  /// The window's connection id.
-  public var window: String
-  /// The daemon's clock when it took the action: the time the log records for it.
-  public var at: Date
-
-  public init(user: String, window: String, at: Date) {
-    self.user = user
-    self.window = window
-    self.at = at
-  }
-}
-
-/// A scope name as a window writes it: `board`, or `card:42`.
-struct ScopeKey: Hashable, Sendable, CustomStringConvertible {
-  let name: String
-  let parameter: String?
-
-  init(_ text: String) {
-    if let colon = text.firstIndex(of: ":") {
-      name = String(text[..<colon])
-      parameter = String(text[text.index(after: colon)...])
-    } else {
-      name = text
-      parameter = nil
-    }
-  }
-
-  var description: String { parameter.map { "\(name):\($0)" } ?? name }
 }

@@ -1,7 +1,7 @@
 import PropertyRandom
 import Testing
 
-@testable import ConcordClient
+@testable import ConcordApp
 
 /// A number typed in a window's command reaches the daemon as typed (integers travel exactly),
 /// and a mistake says which mistake it is. The model reads the word as the README describes a

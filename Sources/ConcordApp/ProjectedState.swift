@@ -14,33 +14,33 @@ import Foundation
 /// after.hasSameValue(as: before)    // false
 /// try after.json().json             // .integer(4)
 /// ```
-struct ProjectedState: Sendable {
+package struct ProjectedState: Sendable {
   private let projection: AnyProjection
 
-  init<Child: Encodable & Equatable & Sendable>(_ child: Child) {
+  package init<Child: Encodable & Equatable & Sendable>(_ child: Child) {
     projection = Projection(child)
   }
 
-  func hasSameValue(as other: ProjectedState?) -> Bool {
+  package func hasSameValue(as other: ProjectedState?) -> Bool {
     other.map { projection.hasSameValue(as: $0.projection) } ?? false
   }
 
   /// The state as JSON, with the size of its text: what a whole-state `reset` would cost.
-  func json() throws -> (json: JSONValue, bytes: Int) { try projection.json() }
+  package func json() throws -> (json: JSONValue, bytes: Int) { try projection.json() }
 
   /// The state's JSON text, without reading it back (``JSONValue/reading(_:)`` does).
-  func encodedText() throws -> Data { try projection.encodedText() }
+  package func encodedText() throws -> Data { try projection.encodedText() }
 
   /// True when a type holds no text, array or other storage of its own (numbers, booleans,
   /// dates, enums of them) and is small: its JSON is bounded by the type (a few dozen bytes a
   /// stored byte, names included), far below a line, whatever peers send.
-  static func isSmall<Child>(_ type: Child.Type) -> Bool {
+  package static func isSmall<Child>(_ type: Child.Type) -> Bool {
     _isPOD(Child.self) && MemoryLayout<Child>.size <= smallLayoutBytes
   }
 
   /// The largest plain type whose JSON is small by type: even some 250 bytes of JSON a byte of
   /// layout (one-byte fields with long names) stays well under 1 MiB.
-  static let smallLayoutBytes = 1_024
+  package static let smallLayoutBytes = 1_024
 }
 
 /// What ``ProjectedState`` asks of the typed state it holds.

@@ -1,0 +1,81 @@
+import Concord
+import ConcordWire
+
+/// One entry of an app's log as replay needs it: what the log holds, whatever holds the log.
+public struct LoggedAction: Sendable {
+  /// Its place in the log.
+  public var seq: Int64
+  /// The app and the version of it that wrote the entry.
+  public var app: String
+  public var appVersion: Int
+  /// The action's JSON text, as the daemon wrote it.
+  public var action: String
+  /// False for an action the daemon refused: it changed nothing.
+  public var applied: Bool
+
+  public init(seq: Int64, app: String, appVersion: Int, action: String, applied: Bool) {
+    self.seq = seq
+    self.app = app
+    self.appVersion = appVersion
+    self.action = action
+    self.applied = applied
+  }
+}
+
+/// Why the daemon refuses to start: the log holds something this app cannot rebuild its state
+/// from. It never skips an entry, and never rebuilds a different state.
+public struct BootError: Error, Sendable, CustomStringConvertible {
+  public var description: String
+
+  public init(description: String) { self.description = description }
+}
+
+extension HostedApp {
+  /// Reduces one logged action into `state`, as replay does: without running effects, and alone,
+  /// since what it fed back is in the log right after it (``Reduction``).
+  ///
+  /// A refused entry changed nothing when it was written, so replay leaves it out. The reducer is
+  /// not asked again: the daemon also refuses what its reducer would apply (an action that would
+  /// make a scope too large to send), for reasons of that moment.
+  ///
+  /// ```swift
+  /// var state = app.initialState
+  /// for entry in entries { try app.replay(entry, into: &state) }
+  /// ```
+  public func replay(_ entry: LoggedAction, into state: inout State) throws(BootError) {
+    let action = try decodeLogged(entry)
+    guard entry.applied else { return }
+    if let refusal = Reduction.reduce(action, into: &state, reduce: reduce).refusal {
+      throw BootError(
+        description: "replaying entry \(entry.seq) refuses it (\(refusal.reason)), but it was applied when it was written; the state would differ from the one the log records")
+    }
+  }
+
+  /// The action of a logged entry, migrated from the version that wrote it.
+  package func decodeLogged(_ entry: LoggedAction) throws(BootError) -> Action {
+    let where_ = "entry \(entry.seq) (\(entry.app) version \(entry.appVersion))"
+    guard entry.app == name else {
+      throw BootError(description: "\(where_) was written by another app; this daemon hosts \(name)")
+    }
+    guard entry.appVersion <= version else {
+      throw BootError(description: "\(where_) was written by a newer version; this daemon hosts version \(version)")
+    }
+    do {
+      var json = try JSONValue(parsing: entry.action)
+      if entry.appVersion < version { json = try migrateAction(json, entry.appVersion) }
+      return try json.decode(Action.self)
+    } catch {
+      throw BootError(description: "\(where_) cannot be read: \(WireCoding.describe(error))")
+    }
+  }
+
+  /// The JSON of one scope (`board`, `card:42`) of `state`, as windows are shown it.
+  public func scopeJSON(_ text: String, of state: State) throws -> JSONValue {
+    let key = ScopeKey(text)
+    let scope = try self.scope(for: key).mapError { BootError(description: $0.description) }.get()
+    guard let projected = scope.project(state, key.parameter) else {
+      throw BootError(description: "\(text) names nothing in the state")
+    }
+    return try projected.json().json
+  }
+}
