@@ -6,29 +6,29 @@ import Foundation
 
 /// What windows ask of the host: attach, detach, send.
 extension DaemonHost {
-  func welcome(for window: Connection) -> ServerMessage.Welcome {
-    windows.insert(window)
+  func welcome(for connection: Connection) -> ServerMessage.Welcome {
+    connections.insert(connection)
     return ServerMessage.Welcome(
-      protocolVersion: WireProtocol.version, logID: logID, user: window.user, seq: committedSeq,
+      protocolVersion: WireProtocol.version, logID: logID, user: connection.user, seq: committedSeq,
       app: app.name, scopes: app.scopes.map { .init(name: $0.name, parameterized: $0.isParameterized) })
   }
 
-  func handle(_ message: ClientMessage, from window: Connection) {
+  func handle(_ message: ClientMessage, from connection: Connection) {
     switch message {
     case .hello:
-      window.send(.error(code: .handshake, message: "hello was already said", cseq: nil))
+      connection.send(.error(code: .handshake, message: "hello was already said", cseq: nil))
     case let .attach(scope, since):
-      attach(scope, since: since, window: window)
+      attach(scope, since: since, connection: connection)
     case let .detach(scope):
-      detach(scope, window: window, answer: true)
+      detach(scope, connection: connection, answer: true)
     case let .send(scope, action, client, cseq):
-      send(action, scope: scope, client: client, cseq: cseq, window: window)
+      send(action, scope: scope, client: client, cseq: cseq, connection: connection)
     case .ping:
-      window.send(.pong)
+      connection.send(.pong)
     case .pong:
       break
     case .status:
-      window.send(.status(status()))
+      connection.send(.status(status()))
     }
   }
 
@@ -37,41 +37,41 @@ extension DaemonHost {
   func status() -> ServerMessage.DaemonStatus {
     ServerMessage.DaemonStatus(
       pid: getpid(), startedAt: startedAt.timeIntervalSince1970, seq: committedSeq,
-      windows: windows.count,
-      scopes: instances.mapValues(\.windows.count).filter { $0.value > 0 })
+      windows: connections.count,
+      scopes: instances.mapValues(\.connections.count).filter { $0.value > 0 })
   }
 
-  func disconnected(_ window: Connection) {
-    guard windows.remove(window) != nil else { return }
-    for (scope, instance) in instances where instance.windows.contains(window) {
-      detach(scope, window: window, answer: false)
+  func disconnected(_ connection: Connection) {
+    guard connections.remove(connection) != nil else { return }
+    for (scope, instance) in instances where instance.connections.contains(connection) {
+      detach(scope, connection: connection, answer: false)
     }
   }
 
-  private func attach(_ text: String, since: LogPosition?, window: Connection) {
+  private func attach(_ text: String, since: LogPosition?, connection: Connection) {
     let key = ScopeKey(text)
     let scope: AppScope<State, Action>
     switch app.scope(for: key) {
     case let .success(found): scope = found
-    case let .failure(error): return window.send(.error(code: .unknownScope, message: error.description, cseq: nil))
+    case let .failure(error): return connection.send(.error(code: .unknownScope, message: error.description, cseq: nil))
     }
     let scopeName = key.description
     // A scope already watched has its state encoded; only a new one is projected and encoded.
     guard var instance = instances[scopeName] ?? startedInstance(scopeName, key: key, scope: scope) else {
-      return window.send(.error(code: .unknownScope, message: "\(key) names nothing in the state", cseq: nil))
+      return connection.send(.error(code: .unknownScope, message: "\(key) names nothing in the state", cseq: nil))
     }
     let limit = WireLimits.maximumStateBytes(scope: scopeName)
     guard instance.published.bytes <= limit else {
-      return window.send(
+      return connection.send(
         .error(
           code: .unknownScope,
           message: "\(scopeName) cannot be shown: its state is \(instance.published.bytes.grouped) bytes, more than one line can carry (\(limit.grouped))",
           cseq: nil))
     }
-    let isNew = instance.windows.insert(window).inserted
+    let isNew = instance.connections.insert(connection).inserted
     instances[scopeName] = instance
-    window.queue.attach(scopeName, first: firstLine(for: instance, since: since), state: instance.published)
-    if isNew { tellApp(app.lifecycle.windowAttached, window, scopeName) }
+    connection.queue.attach(scopeName, first: firstLine(for: instance, since: since), state: instance.published)
+    if isNew { tellApp(app.lifecycle.windowAttached, connection, scopeName) }
   }
 
   /// The instance of a scope nobody watches yet: woken from rest, or made now; nil when the
@@ -89,7 +89,7 @@ extension DaemonHost {
     }
     return ScopeInstance(
       key: key, scope: scope, last: projected, published: published,
-      history: ScopeHistory(seq: committedSeq, state: json), windows: [])
+      history: ScopeHistory(seq: committedSeq, state: json), connections: [])
   }
 
   /// A snapshot; or, for a window that says which state it has (`since`, in this log), the
@@ -104,17 +104,17 @@ extension DaemonHost {
       ?? ServerMessage.update(scope: current.scope, seq: current.seq, change: .diff(StateDiff())).line
   }
 
-  private func detach(_ scopeName: String, window: Connection, answer: Bool) {
-    let wasAttached = instances[scopeName]?.windows.remove(window) != nil
-    if let instance = instances[scopeName], instance.windows.isEmpty {
+  private func detach(_ scopeName: String, connection: Connection, answer: Bool) {
+    let wasAttached = instances[scopeName]?.connections.remove(connection) != nil
+    if let instance = instances[scopeName], instance.connections.isEmpty {
       instances[scopeName] = nil
       // Nobody watches it: its size is no longer measured (a plain scope's always is).
       if instance.key.parameter != nil { fittingStates[scopeName] = nil }
       rest(instance, as: scopeName)
     }
-    window.queue.detach(scopeName)
-    if answer { window.send(.detached(scope: scopeName)) }
-    if wasAttached { tellApp(app.lifecycle.windowDetached, window, scopeName) }
+    connection.queue.detach(scopeName)
+    if answer { connection.send(.detached(scope: scopeName)) }
+    if wasAttached { tellApp(app.lifecycle.windowDetached, connection, scopeName) }
   }
 
   private func rest(_ instance: ScopeInstance, as name: String) {
@@ -124,11 +124,11 @@ extension DaemonHost {
   }
 
   /// Sends the app its lifecycle action for a window event, logged at the event's time.
-  private func tellApp(_ lifecycle: (@Sendable (WindowEvent) -> Action?)?, _ window: Connection, _ scope: String) {
+  private func tellApp(_ lifecycle: (@Sendable (WindowEvent) -> Action?)?, _ connection: Connection, _ scope: String) {
     guard let lifecycle else { return }
-    let event = WindowEvent(user: window.user, scope: scope, window: window.id, at: actionTime())
+    let event = WindowEvent(user: connection.user, scope: scope, window: connection.id, at: actionTime())
     guard let action = lifecycle(event) else { return }
-    submitFromDaemon(action, user: window.user, scope: scope, at: event.at)
+    submitFromDaemon(action, user: connection.user, scope: scope, at: event.at)
   }
 
   /// A scope's state as JSON; null, with an error in the daemon's log (once, until the state can
@@ -160,7 +160,7 @@ extension DaemonHost {
     // Written back after the loop, in place: writing into `instances` while iterating it would
     // copy it, and a changed copy of an instance would copy its history.
     var changes: [(name: String, projected: ProjectedState?, published: PublishedState)] = []
-    for (name, instance) in instances where !instance.windows.isEmpty {
+    for (name, instance) in instances where !instance.connections.isEmpty {
       let projected = instance.scope.project(committedState, instance.key.parameter)
       if let projected, projected.hasSameValue(as: instance.last) { continue }
       if projected == nil, instance.last == nil { continue }
@@ -169,7 +169,7 @@ extension DaemonHost {
       let published = PublishedState(
         scope: name, seq: committedSeq, state: json, bytes: bytes, previousSeq: instance.published.seq)
       changes.append((name, projected, published))
-      for window in instance.windows { window.queue.scopeChanged(published) }
+      for connection in instance.connections { connection.queue.scopeChanged(published) }
     }
     for change in changes {
       instances[change.name]?.publish(change.published, projectedFrom: change.projected)

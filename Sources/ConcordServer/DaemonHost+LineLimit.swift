@@ -17,12 +17,12 @@ extension DaemonHost {
   /// nothing could ever make it smaller.
   func scopeTooLargeToSend(_ state: State, before: State) -> String? {
     // A scope whose state is small by its type cannot outgrow a line: not even projected.
-    for (name, instance) in instances where !instance.windows.isEmpty && !instance.scope.isSmallByType {
+    for (name, instance) in instances where !instance.connections.isEmpty && !instance.scope.isSmallByType {
       let reason = tooLarge(name, after: state, before: before) { instance.scope.project($0, instance.key.parameter) }
       if let reason { return reason }
     }
     for scope in app.scopes
-    where !scope.isParameterized && !scope.isSmallByType && instances[scope.name]?.windows.isEmpty != false {
+    where !scope.isParameterized && !scope.isSmallByType && instances[scope.name]?.connections.isEmpty != false {
       if let reason = tooLarge(scope.name, after: state, before: before, { scope.project($0, nil) }) { return reason }
     }
     return nil

@@ -5,17 +5,17 @@ import ConcordWire
 /// A window's action on its way in: who may send it (client ids, by account), whether it is a
 /// retry, whether it decodes and fits, and then its reduction (``DaemonHost/submit(_:record:waiter:)``).
 extension DaemonHost {
-  /// Takes `json` as an action of the scope `scopeName`, sent by `window` as `(client, cseq)`;
+  /// Takes `json` as an action of the scope `scopeName`, sent by `connection` as `(client, cseq)`;
   /// answers it at once when it cannot be taken, else when its commit is durable.
-  func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, window: Connection) {
+  func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, connection: Connection) {
     guard lifecycle.takesWindowActions else {
-      return window.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: cseq))
+      return connection.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: cseq))
     }
     if let problem = ClientID.problem(with: client) {
-      return window.send(.error(code: .badMessage, message: problem, cseq: cseq))
+      return connection.send(.error(code: .badMessage, message: problem, cseq: cseq))
     }
     guard client != Self.daemonClient else {
-      return window.send(.error(code: .badMessage, message: "the client id \"\(client)\" is reserved", cseq: cseq))
+      return connection.send(.error(code: .badMessage, message: "the client id \"\(client)\" is reserved", cseq: cseq))
     }
     // Exactly once is per account: a client id belongs to the account that first sent with it,
     // so nobody else can be answered for its actions or make its later ones look recorded.
@@ -23,10 +23,10 @@ extension DaemonHost {
     do {
       known = try knownClient(client)
     } catch {
-      return window.send(.error(code: .unavailable, message: "the log could not be read: \(error)", cseq: cseq))
+      return connection.send(.error(code: .unavailable, message: "the log could not be read: \(error)", cseq: cseq))
     }
-    if let owner = known?.owner, owner != window.user {
-      return window.send(
+    if let owner = known?.owner, owner != connection.user {
+      return connection.send(
         .error(
           code: .badMessage,
           message: "the client id \(client) belongs to another account; each account's windows use their own", cseq: cseq))
@@ -36,46 +36,46 @@ extension DaemonHost {
     let key = ActionKey(client: client, cseq: cseq)
     if waiters[key] != nil {
       // A retry of an action still on its way to the log: answered with it.
-      waiters[key, default: []].append(Waiter(window))
+      waiters[key, default: []].append(Waiter(connection))
       return
     }
     if let known, cseq <= known.highestCseq {
       do {
         if let original = try log.entry(client: client, cseq: cseq) {
-          return window.send(Self.answer(for: original))
+          return connection.send(Self.answer(for: original))
         }
       } catch {
-        return window.send(.error(code: .unavailable, message: "the log could not be read: \(error)", cseq: cseq))
+        return connection.send(.error(code: .unavailable, message: "the log could not be read: \(error)", cseq: cseq))
       }
     }
-    guard let instance = instances[scopeName], instance.windows.contains(window) else {
-      return window.send(
+    guard let instance = instances[scopeName], instance.connections.contains(connection) else {
+      return connection.send(
         .error(code: .notAttached, message: "attach to \(scopeName) before sending its actions", cseq: cseq))
     }
     let action: Action
-    let origin = ActionOrigin(user: window.user, window: window.id, at: actionTime())
+    let origin = ActionOrigin(user: connection.user, window: connection.id, at: actionTime())
     do {
       action = try instance.scope.embed(instance.key.parameter, json, origin)
     } catch {
-      return window.send(
+      return connection.send(
         .error(code: .badAction, message: "not an action of \(scopeName): \(WireCoding.describe(error))", cseq: cseq))
     }
     guard
-      let record = makeRecord(action, client: client, cseq: cseq, user: window.user, scope: scopeName, at: origin.at)
+      let record = makeRecord(action, client: client, cseq: cseq, user: connection.user, scope: scopeName, at: origin.at)
     else {
-      return window.send(.error(code: .badAction, message: "the action could not be recorded", cseq: cseq))
+      return connection.send(.error(code: .badAction, message: "the action could not be recorded", cseq: cseq))
     }
     // A line is at most 1 MiB, but its text in NFC may be longer (some characters decompose and
     // compose into more bytes): what one line puts in the log stays within a line.
     guard record.action.utf8.count <= WireLimits.maximumMessageBytes else {
-      return window.send(
+      return connection.send(
         .error(
           code: .badAction,
           message: "the action is \(record.action.utf8.count.grouped) bytes as it would be logged, more than a line (\(WireLimits.maximumMessageBytes.grouped))",
           cseq: cseq))
     }
-    clients[client] = KnownClient(highestCseq: max(known?.highestCseq ?? cseq, cseq), owner: window.user)
-    submit(action, record: record, waiter: window)
+    clients[client] = KnownClient(highestCseq: max(known?.highestCseq ?? cseq, cseq), owner: connection.user)
+    submit(action, record: record, waiter: connection)
   }
 
   /// What the host knows of `client`, with its owner: the user of its first action, looked up in

@@ -68,7 +68,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   let wallClock: @Sendable () -> Date
   /// The time of the last action reduced: no action is given (and logged with) an earlier one.
   var lastActionTime: Date
-  var windows: Set<Connection> = []
+  var connections: Set<Connection> = []
 
   /// The client id under which the daemon records the actions of effects and lifecycle.
   static var daemonClient: String { "concordd" }
@@ -80,16 +80,16 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   }
 
   struct Waiter {
-    let window: Connection
+    let connection: Connection
     let place: Int
 
-    /// Takes `window`'s next place for an answer.
-    init(_ window: Connection) {
-      self.window = window
-      place = window.reserveAnswer()
+    /// Takes `connection`'s next place for an answer.
+    init(_ connection: Connection) {
+      self.connection = connection
+      place = connection.reserveAnswer()
     }
 
-    func answer(_ message: ServerMessage) { window.answer(place, with: message) }
+    func answer(_ message: ServerMessage) { connection.answer(place, with: message) }
   }
 
   /// A client id as the host knows it: the highest cseq it sent, and the account it belongs to,
@@ -112,7 +112,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     /// What the windows were last given: shared by all of them.
     var published: PublishedState
     var history: ScopeHistory
-    var windows: Set<Connection>
+    var connections: Set<Connection>
 
     /// Takes `published`, made from `projected`, as what the windows were last given.
     mutating func publish(_ published: PublishedState, projectedFrom projected: ProjectedState?) {
