@@ -208,7 +208,7 @@ let package = Package(
     .testTarget(
       name: "ConcordClientTests",
       dependencies: [
-        "ConcordClient", "ConcordApp", "ConcordLog", "ConcordWire", "PropertyRandom",
+        "Concord", "ConcordClient", "ConcordApp", "ConcordLog", "ConcordWire", "PropertyRandom",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
