@@ -193,7 +193,8 @@ let package = Package(
     .testTarget(
       name: "ConcordServerTests",
       dependencies: [
-        "Concord", "ConcordApp", "ConcordReplay", "ConcordServer", "ConcordWire", "ConcordLog", "ConcordClient", "SampleApp",
+        "Concord", "ConcordTesting", "ConcordApp", "ConcordReplay", "ConcordServer", "ConcordWire", "ConcordLog",
+        "ConcordClient", "SampleApp",
         "Workspace", "PropertyRandom",
         "DaemonDriving", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "CasePaths", package: "swift-case-paths"),

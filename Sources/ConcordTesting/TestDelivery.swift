@@ -9,7 +9,7 @@ enum TestDelivery<Action: Sendable>: Sendable {
 
 /// One reduction the store under test performed: the action, the state right after it (or the
 /// unchanged state, when it was refused), and the refusal.
-struct Reduction<State: Sendable, Action: Sendable>: Sendable {
+struct ObservedReduction<State: Sendable, Action: Sendable>: Sendable {
   let action: Action
   let state: State
   let refusal: Refusal?
@@ -20,29 +20,29 @@ final class ReductionLog<State: Sendable, Action: Sendable>: Sendable {
   private let entries = Mutex(Entries())
 
   private struct Entries {
-    var sent: Reduction<State, Action>?
-    var received: [Reduction<State, Action>] = []
+    var sent: ObservedReduction<State, Action>?
+    var received: [ObservedReduction<State, Action>] = []
   }
 
   func record(_ delivery: TestDelivery<Action>, state: State, refusal: Refusal?) {
     entries.withLock {
       switch delivery {
       case let .sent(action):
-        $0.sent = Reduction(action: action, state: state, refusal: refusal)
+        $0.sent = ObservedReduction(action: action, state: state, refusal: refusal)
       case let .received(action):
-        $0.received.append(Reduction(action: action, state: state, refusal: refusal))
+        $0.received.append(ObservedReduction(action: action, state: state, refusal: refusal))
       }
     }
   }
 
-  func takeSent() -> Reduction<State, Action>? {
+  func takeSent() -> ObservedReduction<State, Action>? {
     entries.withLock { entries in
       defer { entries.sent = nil }
       return entries.sent
     }
   }
 
-  var received: [Reduction<State, Action>] {
+  var received: [ObservedReduction<State, Action>] {
     entries.withLock { $0.received }
   }
 

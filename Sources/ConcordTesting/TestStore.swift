@@ -174,6 +174,31 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       }, expecting: dumped(expected), timeout: timeout, update: update, at: location)
   }
 
+  /// Accepts the next action an effect or a reduction fed back, which must equal `expected`, and
+  /// checks that the reducer refused it with exactly `reason`, leaving the state as it was: a
+  /// refusal in the middle of a chain of `.send`s undoes only that action.
+  ///
+  /// ```swift
+  /// await store.send(.overdraw) { $0.pending = true }
+  /// await store.receive(.take(11), refusedWith: "the row holds only 10")
+  /// ```
+  public func receive(
+    _ expected: Action,
+    refusedWith reason: String,
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: Equatable {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    await receive(
+      matching: { $0 == expected }, describing: { actual in
+        "Received an unexpected action:\n\n" + (diff(expected, actual, format: .proportional) ?? dumped(actual))
+          + "\n\n(Expected: −, Received: +)"
+      }, expecting: dumped(expected), timeout: timeout, update: nil, refusedWith: reason, at: location)
+  }
+
   /// Accepts the next action an effect sent, which must match `predicate`, and checks the state
   /// after it.
   public func receive(
@@ -263,6 +288,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     expecting expected: String,
     timeout: Duration?,
     update: ((inout State) throws -> Void)?,
+    refusedWith expectedRefusal: String? = nil,
     at location: SourceLocation
   ) async {
     let arrived = await waitUntil(timeout: timeout ?? self.timeout) {
@@ -282,8 +308,18 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     if !predicate(reduction.action) {
       location.report(mismatch(reduction.action))
     }
-    if let refusal = reduction.refusal {
+    switch (reduction.refusal, expectedRefusal) {
+    case (nil, nil):
+      break
+    case let (refusal?, nil):
       location.report("The received action was refused: \(refusal.reason)\n\n\(dumped(reduction.action))")
+    case let (nil, expected?):
+      location.report("Expected the received action to be refused (\(expected)), but it was applied.")
+    case let (refusal?, expected?) where refusal.reason != expected:
+      location.report(
+        "The received action was refused for another reason.\n\n  Expected: \(expected)\n  Actual:   \(refusal.reason)")
+    default:
+      break
     }
     expect(state: reduction.state, after: update, at: location)
   }
@@ -329,7 +365,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     return true
   }
 
-  private static func describeUnreceived(_ unreceived: [Reduction<State, Action>]) -> String {
+  private static func describeUnreceived(_ unreceived: [ObservedReduction<State, Action>]) -> String {
     "The store received \(unreceived.count) action(s) that the test did not assert:\n\n"
       + unreceived.map { dumped($0.action).indented(by: 2) }.joined(separator: "\n")
   }

@@ -1,7 +1,10 @@
 import ConcordApp
 import CasePaths
 import Concord
+import ConcordApp
 import ConcordLog
+import ConcordReplay
+import ConcordTesting
 import ConcordWire
 import Foundation
 import IdentifiedCollections
@@ -11,14 +14,16 @@ import Testing
 
 @testable import ConcordServer
 
-/// What an app author relies on: an app that behaves one way under the ``Store`` (and so under
-/// `TestStore`, which is a store) behaves the same way hosted by the daemon, and the same again
-/// when the daemon boots it from its log. Each case is a random composed app — a root reducer
+/// What an app author relies on: an app that behaves one way under the ``Store`` and passes its
+/// exhaustive `TestStore` test behaves the same way hosted by the daemon, and the same again when
+/// the daemon boots it from its log. Each case is a random composed app — a root reducer
 /// combined with a pulled-back counter, an `ifLet` child and a `forEach` of rows, whose actions
 /// change their state, refuse (after changing it: the change must be undone), feed actions back
 /// with `.send` in chains, and start `.run` effects that send actions later — and a random script
-/// of bursts of actions. After every burst, when its effects are done, the store's state and the
-/// daemon's are the same; at the end the daemon's log holds the actions the store reduced, in the
+/// of bursts of actions. A `TestStore` is walked through exactly the reductions the store made
+/// (each sent action and each received one, in order, with the state after it, exhaustively).
+/// After every burst, when its effects are done, the store's state and the daemon's are the
+/// same; at the end the daemon's log holds the actions the store reduced, in the
 /// store's order, applied or refused as the store did; and replaying the log gives the daemon's
 /// state at every seq the run saw (``HostedRun/finish()``).
 ///
@@ -36,6 +41,9 @@ import Testing
       let program = Composed.Program(&random)
       let label = "seed \(seed)"
 
+      let testGate = Composed.Gate()
+      let testStore = TestStore(initialState: Composed.Root(), reducer: program.reducer, environment: testGate)
+      testStore.timeout = .seconds(5)
       let storeGate = Composed.Gate()
       let storeRecord = Composed.Record()
       let store = Store(
@@ -52,9 +60,24 @@ import Testing
         // Effects wait at the gate until the whole burst is in: where an effect's action lands
         // among the burst's would otherwise be the scheduler's choice.
         storeGate.close()
-        for action in burst { await store.send(action) }
+        var chains: [Range<Int>] = []
+        for action in burst {
+          let start = storeRecord.steps.count
+          await store.send(action)
+          chains.append(start..<storeRecord.steps.count)
+        }
+        let afterBurst = storeRecord.steps.count
         storeGate.open()
         await Composed.waitUntilQuiet(store)
+        // The test store must be shown every one of those reductions, in that order.
+        let steps = storeRecord.steps
+        testGate.close()
+        for chain in chains {
+          await Self.expect(steps[chain.lowerBound], sentTo: testStore)
+          for step in steps[chain.dropFirst()] { await Self.expect(step, receivedBy: testStore) }
+        }
+        testGate.open()
+        for step in steps[afterBurst...] { await Self.expect(step, receivedBy: testStore) }
         daemonGate.close()
         for action in burst { await run.send(0, scope: "root", action: try JSONValue(encoding: action)) }
         await run.settle()
@@ -67,6 +90,7 @@ import Testing
           break
         }
       }
+      await testStore.finish()
       _ = try await run.finish()
 
       var logged: [(action: Composed.Action, applied: Bool)] = []
@@ -84,7 +108,7 @@ import Testing
         "\(label): the log holds \(logged.count) actions, the store reduced \(storeReduced.count); they differ from \(firstDifference) on"
       )
       reduced += storeReduced.count
-      refused += storeReduced.filter { !$0.applied }.count
+      refused += storeReduced.count { !$0.applied }
       fedBack += logged.count - run.sent.count
     }
     print("reduction properties: \(reduced) actions reduced, \(refused) refused, \(fedBack) fed back or sent by effects")
@@ -92,6 +116,24 @@ import Testing
     if PropertyRandom.replayed == nil {
       #expect(refused > 100)
       #expect(fedBack > 300)
+    }
+  }
+
+  /// The test store is sent `step`'s action and must reduce it as the store did.
+  static func expect(_ step: Composed.Step, sentTo testStore: TestStore<Composed.Root, Composed.Action>) async {
+    if let refusal = step.refusal {
+      await testStore.send(step.action, refusedWith: refusal)
+    } else {
+      await testStore.send(step.action) { $0 = step.state }
+    }
+  }
+
+  /// The test store must receive `step`'s action next and reduce it as the store did.
+  static func expect(_ step: Composed.Step, receivedBy testStore: TestStore<Composed.Root, Composed.Action>) async {
+    if let refusal = step.refusal {
+      await testStore.receive(step.action, refusedWith: refusal)
+    } else {
+      await testStore.receive(step.action) { $0 = step.state }
     }
   }
 }
@@ -291,11 +333,20 @@ enum Composed {
     }
   }
 
-  /// Every action a reducer was given, in order, and whether it was applied.
+  /// One action a reducer was given: whether it applied it, and the state after it (as it was
+  /// before, when it was refused).
+  struct Step: Sendable {
+    let action: Action
+    let refusal: String?
+    let state: Root
+    var applied: Bool { refusal == nil }
+  }
+
+  /// Every action a reducer was given, in order.
   final class Record: Sendable {
-    private let recorded = Mutex<[(action: Action, applied: Bool)]>([])
-    var steps: [(action: Action, applied: Bool)] { recorded.withLock { $0 } }
-    func append(_ action: Action, applied: Bool) { recorded.withLock { $0.append((action, applied)) } }
+    private let recorded = Mutex<[Step]>([])
+    var steps: [Step] { recorded.withLock { $0 } }
+    func append(_ step: Step) { recorded.withLock { $0.append(step) } }
   }
 
   static func waitUntilQuiet(_ store: Store<Root, Action>) async {
@@ -305,11 +356,14 @@ enum Composed {
 }
 
 extension Reducer where State == Composed.Root, Action == Composed.Action, Environment == Composed.Gate {
-  /// This reducer, noting in `record` each action it is given and whether it applied it.
+  /// This reducer, noting in `record` each action it is given, whether it applied it and the
+  /// state after it.
   func recording(into record: Composed.Record) -> Self {
     Reducer { state, action, gate in
+      let before = state
       let effect = self.reduce(into: &state, action: action, environment: gate)
-      record.append(action, applied: effect.refusal == nil)
+      let refusal = effect.refusal?.reason
+      record.append(Composed.Step(action: action, refusal: refusal, state: refusal == nil ? state : before))
       return effect
     }
   }

@@ -9,7 +9,7 @@ import Testing
     var name = "Ada"
     var visits = 0
   }
-  enum ProfileAction: Equatable, Sendable { case visit, rename(String), visitLater, ping }
+  enum ProfileAction: Equatable, Sendable { case visit, rename(String), visitLater, ping, pingRename(String) }
 
   static func profile(clock: TestClock<Duration>) -> Reducer<Profile, ProfileAction, Void> {
     Reducer { state, action, _ in
@@ -28,6 +28,8 @@ import Testing
         }
       case .ping:
         return .send(.visit)
+      case let .pingRename(name):
+        return .send(.rename(name))
       }
     }
   }
@@ -77,6 +79,30 @@ import Testing
     #expect(issues.count == 3)
     #expect(issues.first == "The action was refused: A name cannot be empty\n\nTestStoreTests.ProfileAction.rename(\"\")")
     #expect(issues.dropFirst().first == "Expected the action to be refused (A name cannot be empty), but it was applied.")
+  }
+
+  @Test func aFedBackActionThatIsRefusedIsReceivedAsRefused() async {
+    // `.pingRename("")` changes nothing itself and feeds back an empty rename, which is refused.
+    let store = TestStore(initialState: Profile(), reducer: Self.profile(clock: TestClock()))
+    await store.send(.pingRename(""))
+    await store.receive(.rename(""), refusedWith: "A name cannot be empty")
+    await store.finish()
+
+    let issues = await collectingIssues {
+      let store = TestStore(initialState: Profile(), reducer: Self.profile(clock: TestClock()))
+      await store.send(.pingRename(""))
+      await store.receive(.rename(""), refusedWith: "Names must be long")
+      await store.send(.pingRename("Grace"))
+      await store.receive(.rename("Grace"), refusedWith: "A name cannot be empty")
+    }
+    #expect(issues.count == 3)
+    #expect(
+      issues.prefix(2) == [
+        "The received action was refused for another reason.\n\n  Expected: Names must be long\n  Actual:   A name cannot be empty",
+        "Expected the received action to be refused (A name cannot be empty), but it was applied.",
+      ])
+    // The change it applied is still checked: the test said nothing would change.
+    #expect(issues.last?.hasPrefix("State was not expected to change, but a change occurred:") == true)
   }
 
   @Test func receivedActionsMustBeAsserted() async {
