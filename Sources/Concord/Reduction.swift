@@ -26,15 +26,47 @@ public struct Reduction<Action: Sendable>: Sendable {
   public let refusal: Refusal?
   /// The actions the reduction sent with ``Effect/send(_:)``, in order: reduced next, before any
   /// other action.
-  public let feedback: [Action]
+  public var feedback: [Action] { sent.actions }
   /// The rest of the effect, to start later: it holds none of the `feedback`.
   public let work: Effect<Action>
+  @usableFromInline
+  let sent: Sent
+
+  /// The feedback, kept without an array for none or one action: a lone `.send`, the common
+  /// case, allocates nothing on its way to being reduced.
+  @usableFromInline
+  enum Sent: Sendable {
+    case none
+    case one(Action)
+    case many([Action])
+
+    @inlinable
+    mutating func append(_ action: Action) {
+      switch self {
+      case .none: self = .one(action)
+      case let .one(first): self = .many([first, action])
+      case var .many(all):
+        self = .none
+        all.append(action)
+        self = .many(all)
+      }
+    }
+
+    @inlinable
+    var actions: [Action] {
+      switch self {
+      case .none: []
+      case let .one(action): [action]
+      case let .many(all): all
+      }
+    }
+  }
 
   @inlinable
-  init(action: Action, refusal: Refusal?, feedback: [Action], work: Effect<Action>) {
+  init(action: Action, refusal: Refusal?, sent: Sent, work: Effect<Action>) {
     self.action = action
     self.refusal = refusal
-    self.feedback = feedback
+    self.sent = sent
     self.work = work
   }
 
@@ -54,16 +86,30 @@ public struct Reduction<Action: Sendable>: Sendable {
   ) -> Reduction {
     let before = state
     let effect = reduce(&state, action)
+    return Reduction(action, returned: effect, before: before, state: &state, check: check)
+  }
+
+  /// The step of `action` whose reducer returned `effect`, changing `state` from `before`: the
+  /// state is put back when it is refused. For a runtime that ran the reducer itself, on its
+  /// fastest path.
+  @inlinable
+  public init<State>(
+    _ action: Action, returned effect: Effect<Action>, before: State, state: inout State,
+    check: ((_ before: State, _ after: State) -> Refusal?)? = nil
+  ) {
     if effect.isNone, check == nil {
-      return Reduction(action: action, refusal: nil, feedback: [], work: .none)
-    }
-    if let refusal = effect.refusal ?? check?(before, state) {
+      self.init(action: action, refusal: nil, sent: .none, work: .none)
+    } else if let refusal = effect.refusal ?? check?(before, state) {
       state = before
-      return Reduction(action: action, refusal: refusal, feedback: [], work: .none)
+      self.init(action: action, refusal: refusal, sent: .none, work: .none)
+    } else if case let .send(only) = effect.operation {
+      // A lone send, the commonest feedback: no walk through the effect.
+      self.init(action: action, refusal: nil, sent: .one(only), work: .none)
+    } else {
+      var sent = Sent.none
+      let work = effect.takingSends(into: &sent)
+      self.init(action: action, refusal: nil, sent: sent, work: work)
     }
-    var feedback: [Action] = []
-    let work = effect.takingSends(into: &feedback)
-    return Reduction(action: action, refusal: nil, feedback: feedback, work: work)
   }
 
   /// Reduces `action`, then every action fed back, breadth first, each by ``reduce(_:into:reduce:check:)``;
@@ -80,16 +126,40 @@ public struct Reduction<Action: Sendable>: Sendable {
   ) -> Reduction {
     let first = Reduction.reduce(action, into: &state, reduce: reduce, check: check)
     each(first)
-    guard !first.feedback.isEmpty else { return first }
-    var queue = first.feedback
-    var next = 0
-    while next < queue.count {
-      let step = Reduction.reduce(queue[next], into: &state, reduce: reduce, check: check)
-      next += 1
-      each(step)
-      queue.append(contentsOf: step.feedback)
-    }
+    reduceFeedback(of: first, into: &state, reduce: reduce, check: check, each: each)
     return first
+  }
+
+  /// Reduces what `step` fed back, breadth first, each by ``reduce(_:into:reduce:check:)``, and
+  /// what those fed back in turn; `each` is called after every step, in order.
+  @inlinable
+  public static func reduceFeedback<State>(
+    of step: Reduction, into state: inout State,
+    reduce: (inout State, Action) -> Effect<Action>,
+    check: ((_ before: State, _ after: State) -> Refusal?)? = nil,
+    each: (Reduction) -> Void
+  ) {
+    if case .none = step.sent { return }
+    var sent = step.sent
+    var queue: [Action] = []
+    var next = 0
+    while true {
+      let action: Action
+      switch sent {
+      case let .one(only) where next == queue.count:
+        // Nothing queued before it: reduce it now, no queue needed.
+        action = only
+      case .none, .one, .many:
+        if case let .one(one) = sent { queue.append(one) }
+        if case let .many(all) = sent { queue.append(contentsOf: all) }
+        guard next < queue.count else { return }
+        action = queue[next]
+        next += 1
+      }
+      let step = Reduction.reduce(action, into: &state, reduce: reduce, check: check)
+      each(step)
+      sent = step.sent
+    }
   }
 }
 
@@ -97,7 +167,7 @@ extension Effect {
   /// This effect without the actions it sends at once, which are appended to `sends` in the
   /// order a runtime meets them. Sends inside `.concatenate` or a queue stay: they run as tasks.
   @inlinable
-  func takingSends(into sends: inout [Action]) -> Effect {
+  func takingSends(into sends: inout Reduction<Action>.Sent) -> Effect {
     switch operation {
     case .none, .refuse, .run, .cancel, .concatenate, .queued:
       return self

@@ -5,16 +5,20 @@
 // specialized too (methods of a generic actor are not, across modules), so the path an effect
 // takes pays no generic-metadata lookups.
 
-/// Reduces `action` and what it feeds back (``Reduction``), starts each step's work as it goes,
-/// and tells observers once at the end.
+/// Starts the work of `first`, the step of the action sent, then reduces what it fed back
+/// (``Reduction/reduceFeedback(of:into:reduce:check:each:)``), starting each step's work as it
+/// goes, and tells observers once at the end.
 @inlinable
 func settle<State: Sendable, Action: Sendable>(
-  _ action: Action, on store: isolated Store<State, Action>,
+  _ first: Reduction<Action>, on store: isolated Store<State, Action>,
   reduce: (inout State, Action) -> Effect<Action>,
   describe: ((Reduction<Action>) -> Void)? = nil
 ) -> StoreTask {
   var handle = EffectHandle()
-  let first = Reduction.reduceWithFeedback(action, into: &store.currentState, reduce: reduce) { step in
+  if !first.work.isNone {
+    handle.append(contentsOf: startEffect(first.work, on: store.effects, deliver: effectDelivery(for: store)))
+  }
+  Reduction.reduceFeedback(of: first, into: &store.currentState, reduce: reduce) { step in
     describe?(step)
     if !step.work.isNone {
       handle.append(contentsOf: startEffect(step.work, on: store.effects, deliver: effectDelivery(for: store)))

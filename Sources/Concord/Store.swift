@@ -71,19 +71,37 @@ public actor Store<State: Sendable, Action: Sendable> {
     let run = reducer.run
     self.process = { store, action in
       guard let debug = store.debug else {
-        return settle(action, on: store, reduce: { run(&$0, $1, environment) })
+        let before = store.currentState
+        let effect = run(&store.currentState, action, environment)
+        // The commonest reductions return nothing to do, or one task: no step to settle (a lone
+        // `.run` is neither a refusal nor a send, so it is the step's whole work).
+        if effect.isNone {
+          if !store.observers.isEmpty { store.notifyObservers() }
+          return StoreTask()
+        }
+        if case .run = effect.operation {
+          let handle = startEffect(effect, on: store.effects, deliver: effectDelivery(for: store))
+          if !store.observers.isEmpty { store.notifyObservers() }
+          return StoreTask(effects: handle)
+        }
+        let first = Reduction(action, returned: effect, before: before, state: &store.currentState)
+        return settle(first, on: store, reduce: { run(&$0, $1, environment) })
       }
       // Each step is described with the state before and after it.
       var before = store.currentState
       var after = before
-      return settle(action, on: store) { state, action in
+      let describing: (inout State, Action) -> Effect<Action> = { state, action in
         before = state
         let effect = run(&state, action, environment)
         after = state
         return effect
-      } describe: { step in
+      }
+      let describe: (Reduction<Action>) -> Void = { step in
         debug.write(debug.describe(action: step.action, before: before, after: step.refusal == nil ? after : before, refusal: step.refusal))
       }
+      let first = Reduction.reduce(action, into: &store.currentState, reduce: describing)
+      describe(first)
+      return settle(first, on: store, reduce: describing, describe: describe)
     }
     self.debug = debug
     self.effects = EffectRuntime(clock: clock, start: effectStart, diagnose: diagnostics)
