@@ -203,7 +203,7 @@ let package = Package(
       // The independent wire peer, run by WireContractTests.
       exclude: ["wire_contract_peer.py"]
     ),
-    // What an app is, on its own: the words people type into a scope.
+    // What an app is, on its own: the words people type into a scope, what a scope's state is.
     .testTarget(name: "ConcordAppTests", dependencies: ["ConcordApp", "PropertyRandom"]),
     // The client on its own: the outbox, what it witnesses of the daemon's log, its texts.
     .testTarget(

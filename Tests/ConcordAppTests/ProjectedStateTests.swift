@@ -1,8 +1,7 @@
-import ConcordApp
 import Foundation
 import Testing
 
-@testable import ConcordServer
+@testable import ConcordApp
 
 /// The line limit skips measuring only states whose JSON is bounded by their type: no text,
 /// array or dictionary a peer could fill.
