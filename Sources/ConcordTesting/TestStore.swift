@@ -168,10 +168,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ) async where Action: Equatable {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
-      matching: { $0 == expected }, describing: { actual in
-        "Received an unexpected action:\n\n" + (diff(expected, actual, format: .proportional) ?? dumped(actual))
-          + "\n\n(Expected: −, Received: +)"
-      }, expecting: dumped(expected), timeout: timeout, update: update, at: location)
+      matching: { $0 == expected }, describing: { Self.unexpected($0, expected: expected) },
+      expecting: dumped(expected), timeout: timeout, update: update, at: location)
   }
 
   /// Accepts the next action an effect or a reduction fed back, which must equal `expected`, and
@@ -193,10 +191,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ) async where Action: Equatable {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     await receive(
-      matching: { $0 == expected }, describing: { actual in
-        "Received an unexpected action:\n\n" + (diff(expected, actual, format: .proportional) ?? dumped(actual))
-          + "\n\n(Expected: −, Received: +)"
-      }, expecting: dumped(expected), timeout: timeout, update: nil, refusedWith: reason, at: location)
+      matching: { $0 == expected }, describing: { Self.unexpected($0, expected: expected) },
+      expecting: dumped(expected), timeout: timeout, update: nil, refusedWith: reason, at: location)
   }
 
   /// Accepts the next action an effect sent, which must match `predicate`, and checks the state
@@ -322,6 +318,12 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       break
     }
     expect(state: reduction.state, after: update, at: location)
+  }
+
+  /// What a test is told when it received `actual` where it expected `expected`.
+  private static func unexpected(_ actual: Action, expected: Action) -> String {
+    "Received an unexpected action:\n\n" + (diff(expected, actual, format: .proportional) ?? dumped(actual))
+      + "\n\n(Expected: −, Received: +)"
   }
 
   /// Compares the state the store reached with the one the test describes, and adopts it.
