@@ -108,7 +108,7 @@ let package = Package(
     // The client side: the connection, the offline outbox and the last states seen.
     .target(
       name: "ConcordClient",
-      dependencies: ["Concord", "ConcordApp", "ConcordWire", "ConcordLog", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["ConcordApp", "ConcordWire", "ConcordLog", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     // The bundled app: a collaborative task board with chat, presence and reminders.
     .target(
