@@ -123,7 +123,6 @@ let package = Package(
       name: "concordd",
       dependencies: [
         "ConcordServer",
-        "ConcordApp",
         "SampleApp",
         "Workspace",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -141,7 +140,7 @@ let package = Package(
       path: "cli"
     ),
     // A small app the daemon hosts for its end-to-end tests (`concordd --app sample`).
-    .target(name: "SampleApp", dependencies: ["Concord", "ConcordApp"], path: "Examples/SampleApp"),
+    .target(name: "SampleApp", dependencies: ["Concord", "ConcordApp", "ConcordWire"], path: "Examples/SampleApp"),
     // A small composed app that runs in the terminal: the README's first command.
     .executableTarget(
       name: "CounterApp",

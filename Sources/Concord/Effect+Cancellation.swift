@@ -47,3 +47,22 @@ extension Effect {
     }
   }
 }
+
+extension Effect {
+  /// The ids that starting this effect cancels at once, as ``EffectRuntime`` interprets it:
+  /// `.cancel` (with their enclosing keys) and `cancelInFlight`; not those inside a
+  /// concatenation or a queue, which act later, on their own task.
+  func cancelledIDs(into ids: inout [EffectID]) {
+    switch operation {
+    case .none, .send, .refuse, .run, .concatenate, .queued:
+      return
+    case let .cancel(cancelled):
+      ids += cancelled + cancelled.map(\.enclosing)
+    case let .merge(effects):
+      for effect in effects { effect.cancelledIDs(into: &ids) }
+    case let .cancellable(id, cancelInFlight, effect):
+      if cancelInFlight { ids.append(id) }
+      effect.cancelledIDs(into: &ids)
+    }
+  }
+}

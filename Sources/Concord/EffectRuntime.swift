@@ -16,8 +16,8 @@ public enum EffectStart: Sendable, Equatable {
 
 /// Runs the effects that reducers return: tasks, cancellation by id, and effect queues.
 ///
-/// A ``Store`` owns one, and so will any host that decides for itself *when* effects start (the
-/// daemon starts an action's effects only after the action is durable in its log). All the
+/// A ``Store`` owns one, and so does the daemon's host, which decides for itself *when* effects
+/// start (only after the action is durable in its log; see ``cancelAhead(_:)``). All the
 /// bookkeeping sits behind one lock, so an effect that finishes does not need to hop back onto
 /// its store to be forgotten.
 ///
@@ -72,6 +72,16 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
     startEffect(work, on: self, deliver: deliver)
   }
 
+  /// Cancels at once what starting `work` will cancel (its `.cancel(id:)`s, and the ids it
+  /// cancels in flight), for a host that reduces an action now and starts its work later: no
+  /// effect it cancels delivers an action in between. Starting `work` cancels them again, which
+  /// reaches effects started in the meantime.
+  public func cancelAhead(_ work: Effect<Action>) {
+    var ids: [EffectID] = []
+    work.cancelledIDs(into: &ids)
+    if !ids.isEmpty { cancel(ids) }
+  }
+
   /// Cancels every effect this runtime started.
   public func cancelAll() {
     let tasks = registry.withLock { $0.cancelAll(tokensTaken: tokens.load(ordering: .sequentiallyConsistent)) }
@@ -83,20 +93,20 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
 
   @usableFromInline
   func start(
-    _ effect: Effect<Action>, ids: [EffectID], feedback: inout [Action],
+    _ effect: Effect<Action>, ids: [EffectID], sends: inout [Action],
     handle: inout EffectHandle, deliver: @escaping Delivery
   ) {
     switch effect.operation {
     case .none, .refuse:
       return
     case let .send(action):
-      feedback.append(action)
+      sends.append(action)
     case let .run(priority, work, handler):
       handle.append(
         spawnOperation(work, priority: priority, catch: handler, ids: ids, on: self, deliver: deliver))
     case let .merge(effects):
       for effect in effects {
-        start(effect, ids: ids, feedback: &feedback, handle: &handle, deliver: deliver)
+        start(effect, ids: ids, sends: &sends, handle: &handle, deliver: deliver)
       }
     case let .concatenate(effects):
       let token = takeToken()
@@ -111,7 +121,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
         })
     case let .cancellable(id, cancelInFlight, effect):
       if cancelInFlight { cancel([id]) }
-      start(effect, ids: ids + [id], feedback: &feedback, handle: &handle, deliver: deliver)
+      start(effect, ids: ids + [id], sends: &sends, handle: &handle, deliver: deliver)
     case let .cancel(cancelled):
       cancel(cancelled + cancelled.map(\.enclosing))
     case let .queued(queue, effect):
@@ -129,11 +139,11 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
       await execute(work, catch: handler, on: self, deliver: deliver)
       return
     }
-    var feedback: [Action] = []
+    var taken: [Action] = []
     var started = EffectHandle()
-    start(effect, ids: ids, feedback: &feedback, handle: &started, deliver: deliver)
+    start(effect, ids: ids, sends: &taken, handle: &started, deliver: deliver)
     let handle = started
-    let sends = feedback
+    let sends = taken
     // Cancelling this task cancels what it started, also while it is still delivering sends.
     await withTaskCancellationHandler {
       for action in sends {
@@ -247,7 +257,7 @@ func startEffect<Action: Sendable>(
       spawnOperation(operation, priority: priority, catch: handler, ids: [], on: runtime, deliver: deliver))
   } else {
     var sends: [Action] = []
-    runtime.start(work, ids: [], feedback: &sends, handle: &handle, deliver: deliver)
+    runtime.start(work, ids: [], sends: &sends, handle: &handle, deliver: deliver)
     if !sends.isEmpty { handle.append(runtime.deliverLater(sends, deliver: deliver)) }
   }
   return handle

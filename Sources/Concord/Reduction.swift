@@ -90,10 +90,10 @@ public struct Reduction<Action: Sendable>: Sendable {
   }
 
   /// The step of `action` whose reducer returned `effect`, changing `state` from `before`: the
-  /// state is put back when it is refused. For a runtime that ran the reducer itself, on its
+  /// state is put back when it is refused. For the store, which runs the reducer itself on its
   /// fastest path.
   @inlinable
-  public init<State>(
+  init<State>(
     _ action: Action, returned effect: Effect<Action>, before: State, state: inout State,
     check: ((_ before: State, _ after: State) -> Refusal?)? = nil
   ) {
@@ -130,8 +130,14 @@ public struct Reduction<Action: Sendable>: Sendable {
     return first
   }
 
+  /// How many actions one action may feed back, its chain's included. The action past it is
+  /// refused, and what remains of the chain is dropped: a reducer that feeds back forever would
+  /// otherwise hold its store (or the daemon's whole event loop) for good.
+  public static var maximumFeedback: Int { 10_000 }
+
   /// Reduces what `step` fed back, breadth first, each by ``reduce(_:into:reduce:check:)``, and
-  /// what those fed back in turn; `each` is called after every step, in order.
+  /// what those fed back in turn; `each` is called after every step, in order. At most
+  /// ``maximumFeedback`` are reduced.
   @inlinable
   public static func reduceFeedback<State>(
     of step: Reduction, into state: inout State,
@@ -143,6 +149,7 @@ public struct Reduction<Action: Sendable>: Sendable {
     var sent = step.sent
     var queue: [Action] = []
     var next = 0
+    var reduced = 0
     while true {
       let action: Action
       switch sent {
@@ -156,6 +163,12 @@ public struct Reduction<Action: Sendable>: Sendable {
         action = queue[next]
         next += 1
       }
+      guard reduced < maximumFeedback else {
+        let reason = "more than \(maximumFeedback) actions were fed back by one action; the rest of its chain is dropped"
+        each(Reduction(action: action, refusal: Refusal(reason), sent: .none, work: .none))
+        return
+      }
+      reduced += 1
       let step = Reduction.reduce(action, into: &state, reduce: reduce, check: check)
       each(step)
       sent = step.sent

@@ -14,6 +14,8 @@ func settle<State: Sendable, Action: Sendable>(
   reduce: (inout State, Action) -> Effect<Action>,
   describe: ((Reduction<Action>) -> Void)? = nil
 ) -> StoreTask {
+  // A refused action changed nothing: there is nothing to start, reduce or tell.
+  if first.refusal != nil { return StoreTask(refusal: first.refusal) }
   var handle = EffectHandle()
   if !first.work.isNone {
     handle.append(contentsOf: startEffect(first.work, on: store.effects, deliver: effectDelivery(for: store)))

@@ -4,23 +4,23 @@ import Foundation
 import Logging
 
 /// The state a host starts from: the newest valid snapshot, with the log's tail replayed on it.
-public struct BootedState<State: Sendable>: Sendable {
-  public var state: State
+package struct BootedState<State: Sendable>: Sendable {
+  package var state: State
   /// The last seq replayed.
-  public var seq: Int64
-  public var snapshotSeq: Int64
-  public var highestCseq: [String: Int64]
+  package var seq: Int64
+  package var snapshotSeq: Int64
+  package var highestCseq: [String: Int64]
   /// How many entries were replayed after the snapshot.
-  public var replayed: Int64
+  package var replayed: Int64
   /// The time of the last entry: the host logs no action before it, whatever the clock says.
-  public var lastTime: Date?
+  package var lastTime: Date?
 }
 
 extension HostedApp {
   /// Loads the newest snapshot that opens and decodes, then replays the entries after it
   /// (``HostedApp/replay(_:into:)``). Boot time grows with the tail since that snapshot, not the
   /// whole log.
-  public func boot(from log: ActionLog, through last: Int64? = nil, logger: Logger) throws -> BootedState<State> {
+  package func boot(from log: ActionLog, through last: Int64? = nil, logger: Logger) throws -> BootedState<State> {
     let snapshot = try log.newestSnapshot(of: State.self, notAfter: last)
     for skipped in snapshot?.skipped ?? [] {
       logger.warning("snapshot at seq \(skipped.seq) skipped: \(skipped.reason)")
@@ -55,7 +55,7 @@ extension HostedApp {
   }
 
   /// The action of the entry, migrated from the version that wrote it.
-  public func decodeLogged(_ entry: LogEntry) throws -> Action {
+  package func decodeLogged(_ entry: LogEntry) throws -> Action {
     try decodeLogged(LoggedAction(entry))
   }
 }

@@ -70,7 +70,8 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   var lastActionTime: Date
   var connections: Set<Connection> = []
 
-  /// The client id under which the daemon records the actions of effects and lifecycle.
+  /// The client id under which the daemon records its own actions: those of effects and of the
+  /// lifecycle, and those a reduction fed back with `.send`.
   static var daemonClient: String { "concordd" }
 
   /// A reduced action waiting for its commit, with the work to start once it is durable.
@@ -173,17 +174,16 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     }
     if let waiter { waiters[ActionKey(client: record.client, cseq: record.cseq), default: []].append(Waiter(waiter)) }
     // The record of the step being reduced. Fed-back actions are the daemon's, on behalf of the
-    // cause's user and scope, at the cause's time; one that cannot be encoded cannot be logged,
-    // so it is refused and dropped (it changed nothing) rather than reduced.
+    // cause's user and scope, at the cause's time; one that cannot be logged (it cannot be
+    // encoded, or is longer than a line) is refused and dropped (it changed nothing) rather
+    // than reduced.
     var stepRecord: LogRecord? = record
     Reduction.reduceWithFeedback(
       action, into: &state,
       reduce: { state, action in
         if stepRecord == nil {
-          stepRecord = makeRecord(
-            action, client: Self.daemonClient, cseq: effectCseq + 1, user: record.user, scope: record.scope, at: record.at)
+          stepRecord = daemonRecord(action, user: record.user, scope: record.scope, at: record.at)
           guard stepRecord != nil else { return .refuse("the action could not be recorded") }
-          effectCseq += 1
         }
         if let reason = app.admission(action) { return .refuse(Refusal(reason)) }
         return app.reduce(&state, action)
@@ -193,6 +193,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
       guard var logged = stepRecord else { return }
       stepRecord = nil
       if let refusal = step.refusal { logged.outcome = .refused(reason: WireLimits.bounded(refusal.reason)) }
+      if !step.work.isNone { effects.cancelAhead(step.work) }
       pending.append(Pending(record: logged, work: step.work.isNone ? nil : step.work))
     }
     startCommitIfIdle()
@@ -202,12 +203,25 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   func submitFromDaemon(_ action: Action, user: String, scope: String, at: Date? = nil) {
     // A cseq is taken only by an action that goes to the log: one that is dropped (the host
     // stopped, or the action cannot be encoded) would leave the daemon's numbering past the log's.
-    guard lifecycle.reduces,
-      let record = makeRecord(
-        action, client: Self.daemonClient, cseq: effectCseq + 1, user: user, scope: scope, at: at ?? actionTime())
-    else { return }
-    effectCseq += 1
+    guard lifecycle.reduces, let record = daemonRecord(action, user: user, scope: scope, at: at ?? actionTime()) else {
+      return
+    }
     submit(action, record: record, waiter: nil)
+  }
+
+  /// The record of an action of the daemon's own, under its next cseq (taken only when the
+  /// record is made); nil, with the reason in the daemon's log, when the action cannot be logged:
+  /// it cannot be encoded, or it is longer than a line.
+  private func daemonRecord(_ action: Action, user: String, scope: String, at: Date) -> LogRecord? {
+    guard let record = makeRecord(action, client: Self.daemonClient, cseq: effectCseq + 1, user: user, scope: scope, at: at)
+    else { return nil }
+    guard record.action.utf8.count <= WireLimits.maximumMessageBytes else {
+      logger.error(
+        "an action of the daemon's own is \(record.action.utf8.count.grouped) bytes as it would be logged, more than a line, and was dropped")
+      return nil
+    }
+    effectCseq += 1
+    return record
   }
 
   func makeRecord(
@@ -236,10 +250,14 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
 
   /// Where running effects send their actions.
   var effectDelivery: EffectRuntime<Action>.Delivery {
-    { [weak self] action in
-      guard !Task.isCancelled else { return }
-      await self?.submitFromDaemon(action, user: Self.daemonClient, scope: "")
-    }
+    { [weak self] action in await self?.receive(action) }
+  }
+
+  /// An action from a running effect. It runs on the effect's own task, so an effect cancelled
+  /// while its action waited for the host is dropped here, after the cancellation was reduced.
+  private func receive(_ action: Action) {
+    guard !Task.isCancelled else { return }
+    submitFromDaemon(action, user: Self.daemonClient, scope: "")
   }
 
   // MARK: - Group commit

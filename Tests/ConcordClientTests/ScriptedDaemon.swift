@@ -99,16 +99,22 @@ final class ScriptedDaemon: Sendable {
         let action = message["action"] as? [String: Any] ?? [:]
         if let add = action["add"] as? [String: Any], let amount = add["amount"] as? Int {
           model.count += amount
+          model.seq += 1
+          model.applied[key] = model.seq
         } else if action["double"] != nil {
+          // Logged as two entries in one commit, as the daemon logs an action and what it fed
+          // back: `double` itself, then the `add` of the count.
+          model.seq += 1
+          model.applied[key] = model.seq
           model.count += model.count
+          model.seq += 1
         } else {
           return [["type": "error", "code": "bad-action", "message": "not a counter action", "cseq": cseq]]
         }
-        model.seq += 1
-        model.applied[key] = model.seq
+        // The commit's update (as of its last entry) first, then the answer.
         return [
           ["type": "update", "scope": "counter", "seq": model.seq, "reset": ["count": model.count]],
-          ["type": "ack", "client": client, "cseq": cseq, "seq": model.seq],
+          ["type": "ack", "client": client, "cseq": cseq, "seq": model.applied[key]!],
         ]
       case "ping":
         return [["type": "pong"]]

@@ -69,7 +69,10 @@ import Testing
     session = nil
     let again = try WindowSession(home: home, scope: "counter", window: Self.scope)
     #expect(again.displayedState == ["count": 6])
-    _ = try Self.events(of: again) { $0 == .stateChanged }
+    let reopened = try Self.events(of: again) { $0 == .stateChanged }
+    #expect(reopened.contains(.connected(user: "tester", logID: Self.logID)), "events: \(reopened)")
+    #expect(reopened.contains(.stateChanged))
+    #expect(again.seq == 7)
     #expect(again.displayedState == ["count": 6])
     #expect(daemon.model.withLock { $0.sends.count } == 1)
   }
@@ -88,7 +91,7 @@ import Testing
     return events
   }
 
-  @Test func anActionTheReducerWouldRefuseShowsNothingButStillGoesToTheDaemon() throws {
+  @Test func anActionTheReducerWouldRefuseShowsNothingButStaysQueuedForTheDaemon() throws {
     let home = ConcordHome(TemporaryHome.make())
     defer { try? FileManager.default.removeItem(at: home.directory) }
     try Outbox.open(home: home).remember(SeenState(scope: "counter", logID: Self.logID, seq: 1, state: ["count": 1]))

@@ -299,7 +299,7 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
     report.restarts = restarts
     #expect(booted.seq == lastSeq, "\(label): the log ends at \(booted.seq), the daemon at \(lastSeq)")
     #expect(booted.state == finalState, "\(label): booting from the log does not give the daemon's last state")
-    // The daemon numbers its own actions (effects, lifecycle) apart from the clients'.
+    // The daemon numbers its own actions (effects, lifecycle, feedback) apart from the clients'.
     let daemon = DaemonHost<State, Action>.daemonClient
     let (clientCseqs, daemonCseq) = await host.cseqs
     #expect(

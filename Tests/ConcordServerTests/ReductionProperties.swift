@@ -1,7 +1,6 @@
 import ConcordApp
 import CasePaths
 import Concord
-import ConcordApp
 import ConcordLog
 import ConcordReplay
 import ConcordTesting
@@ -19,7 +18,8 @@ import Testing
 /// the daemon boots it from its log. Each case is a random composed app — a root reducer
 /// combined with a pulled-back counter, an `ifLet` child and a `forEach` of rows, whose actions
 /// change their state, refuse (after changing it: the change must be undone), feed actions back
-/// with `.send` in chains, and start `.run` effects that send actions later — and a random script
+/// with `.send` in chains, start `.run` effects that send actions later, and cancel them (by id,
+/// or in flight) — and a random script
 /// of bursts of actions. A `TestStore` is walked through exactly the reductions the store made
 /// (each sent action and each received one, in order, with the state after it, exhaustively).
 /// After every burst, when its effects are done, the store's state and the daemon's are the
@@ -188,6 +188,10 @@ enum Composed {
     var sends: [Action]
     /// The action a `.run` effect sends, later.
     var run: Action?
+    /// Whether its `.run` cancels the runs under way (`cancelInFlight`).
+    var cancelsInFlight = false
+    /// Whether it cancels every run under way or waiting (`.cancel(id:)`).
+    var cancelsRuns = false
   }
 
   /// How many operations each part has. An operation feeds back only operations numbered after
@@ -214,6 +218,10 @@ enum Composed {
       // order they were started, under the store and the daemon alike.
       for index in root.indices where random.chance(30) {
         root[index].run = Self.rootTarget(after: index, &random)
+        root[index].cancelsInFlight = random.chance(30)
+      }
+      for index in root.indices where random.chance(15) {
+        root[index].cancelsRuns = true
       }
     }
 
@@ -258,13 +266,17 @@ enum Composed {
         switch action {
         case let .op(index):
           var effect = Composed.apply(index, of: root, to: &state, embed: { $0 })
-          if effect.refusal == nil, root.indices.contains(index), let later = root[index].run {
+          guard effect.refusal == nil, root.indices.contains(index) else { return effect }
+          if root[index].cancelsRuns { effect = .merge(effect, .cancel(id: Composed.runs)) }
+          if let later = root[index].run {
             effect = .merge(
               effect,
               Effect.run { send in
                 await gate.wait()
                 await send(later)
-              }.queued(in: Composed.serial))
+              }
+              .queued(in: Composed.serial)
+              .cancellable(id: Composed.runs, cancelInFlight: root[index].cancelsInFlight))
           }
           return effect
         case .toggleMaybe:
@@ -322,6 +334,7 @@ enum Composed {
   }
 
   static let serial = EffectQueue("serial", .oldestSuspendingNew(1))
+  static let runs = "runs"
 
   /// Holds effects back until it is opened.
   final class Gate: Sendable {

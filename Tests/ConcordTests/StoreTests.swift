@@ -168,3 +168,20 @@ import Testing
     #expect(await store.state == ["failed"])
   }
 }
+
+@Suite struct FeedbackLimitTests {
+  @Test func aReducerThatFeedsBackForeverIsCutAndTheStoreGoesOn() async {
+    // Each tick feeds back another: without a limit, `send` would never return.
+    let store = Store(
+      initialState: 0,
+      reducer: Reducer<Int, Bool, Void> { count, _, _ in
+        count += 1
+        return .send(true)
+      })
+    let task = await store.send(true)
+    #expect(task.refusal == nil)
+    #expect(await store.state == 1 + Reduction<Bool>.maximumFeedback)
+    await store.send(true)
+    #expect(await store.state == 2 * (1 + Reduction<Bool>.maximumFeedback))
+  }
+}
