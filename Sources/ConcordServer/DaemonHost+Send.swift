@@ -8,7 +8,7 @@ extension DaemonHost {
   /// Takes `json` as an action of the scope `scopeName`, sent by `connection` as `(client, cseq)`;
   /// answers it at once when it cannot be taken, else when its commit is durable.
   func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, connection: Connection) {
-    guard lifecycle.takesWindowActions else {
+    guard lifecycle.takesConnectionActions else {
       return connection.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: cseq))
     }
     if let problem = ClientID.problem(with: client) {

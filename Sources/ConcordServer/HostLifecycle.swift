@@ -7,7 +7,7 @@
 /// ```swift
 /// var lifecycle = HostLifecycle()
 /// lifecycle.drain()                 // SIGTERM: windows' actions are turned away
-/// lifecycle.takesWindowActions      // false
+/// lifecycle.takesConnectionActions // false
 /// lifecycle.reduces                 // true: what was taken is still committed
 /// lifecycle.stop(because: nil)      // drained: .stopped(reason: nil)
 /// ```
@@ -22,8 +22,8 @@ struct HostLifecycle: Equatable, Sendable {
 
   private(set) var state: State = .accepting
 
-  /// Whether a window's action may be taken now.
-  var takesWindowActions: Bool { state == .accepting }
+  /// Whether an action from a connection (a window, the CLI) may be taken now.
+  var takesConnectionActions: Bool { state == .accepting }
 
   /// Whether anything may still be reduced and committed (the daemon's own actions included).
   var reduces: Bool {

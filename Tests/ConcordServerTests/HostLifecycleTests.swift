@@ -7,13 +7,13 @@ import Testing
 @Suite struct HostLifecycleTests {
   @Test func aCleanShutdownDrainsThenStops() {
     var lifecycle = HostLifecycle()
-    #expect(lifecycle.takesWindowActions && lifecycle.reduces)
+    #expect(lifecycle.takesConnectionActions && lifecycle.reduces)
     lifecycle.drain()
     #expect(lifecycle.state == .draining)
-    #expect(!lifecycle.takesWindowActions && lifecycle.reduces)
+    #expect(!lifecycle.takesConnectionActions && lifecycle.reduces)
     lifecycle.stop(because: nil)
     #expect(lifecycle.state == .stopped(reason: nil))
-    #expect(!lifecycle.takesWindowActions && !lifecycle.reduces)
+    #expect(!lifecycle.takesConnectionActions && !lifecycle.reduces)
   }
 
   @Test func aFailedLogStopsAtOnceAndNothingMovesItBack() {
