@@ -45,7 +45,7 @@ let package = Package(
       name: "fuzz-words",
       dependencies: [
         .product(name: "ConcordWire", package: "Concord"),
-        .product(name: "ConcordClient", package: "Concord"),
+        .product(name: "ConcordApp", package: "Concord"),
         .product(name: "Workspace", package: "Concord"),
       ],
       swiftSettings: fuzzerSettings, linkerSettings: fuzzerLinking),

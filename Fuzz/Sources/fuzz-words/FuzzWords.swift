@@ -7,7 +7,7 @@
 // A CommandError is fine; a trap is a finding, and so is an action the daemon could not decode
 // into the scope's action type, or `CommandWords` splitting a line without quotes differently
 // from a plain split at whitespace.
-import ConcordClient
+import ConcordApp
 import ConcordWire
 import Foundation
 import Workspace
