@@ -48,7 +48,7 @@ final class OutboxClient: Sendable {
       // One new action at a time while connected; up to three wait in the outbox offline.
       if now == .run && (connection != nil ? pending == 0 : pending < 3) { enqueue() }
       if connection == nil {
-        connection = try? ClientConnection(socket: socket, timeout: 2)
+        connection = try? ClientConnection(socket: socket, timeout: 2, presence: true)
         attached = []
         if connection == nil {
           usleep(20_000)

@@ -7,7 +7,7 @@ import Foundation
 enum ScopeReader {
   /// The state of `scope` in the daemon serving `socket`, and the seq it is at.
   static func state(of scope: String, socket: String) throws -> (seq: Int64, state: JSONValue) {
-    let connection = try ClientConnection(socket: URL(filePath: socket), timeout: 10)
+    let connection = try ClientConnection(socket: URL(filePath: socket), timeout: 10, presence: false)
     defer { connection.close() }
     try connection.send(.attach(scope: scope, since: nil))
     while let message = try connection.receive(timeout: 10) {

@@ -37,7 +37,7 @@ struct DaemonCommand: ParsableCommand {
 
     func run() throws {
       let layout = options.layout
-      if let connection = try? ClientConnection(socket: layout.socket) {
+      if let connection = try? ClientConnection(socket: layout.socket, presence: false) {
         print("already running (pid \(DaemonProcessInfo.pid(in: layout).map(String.init) ?? "?"), seq \(connection.welcome.seq))")
         return
       }
@@ -68,7 +68,7 @@ struct DaemonCommand: ParsableCommand {
       }
       let deadline = Date().addingTimeInterval(timeout)
       while Date() < deadline {
-        if let connection = try? ClientConnection(socket: layout.socket) {
+        if let connection = try? ClientConnection(socket: layout.socket, presence: false) {
           let pid = DaemonProcessInfo.pid(in: layout) ?? process.processIdentifier
           print("started (pid \(pid), seq \(connection.welcome.seq)); log: \(layout.daemonLog.path)")
           return
@@ -123,7 +123,7 @@ struct DaemonCommand: ParsableCommand {
 
     func run() throws {
       let layout = options.layout
-      let connection = try ClientConnection(socket: layout.socket)
+      let connection = try ClientConnection(socket: layout.socket, presence: false)
       try connection.send(.status)
       var answer: ServerMessage.DaemonStatus?
       while answer == nil, let message = try connection.receive(timeout: 5) {

@@ -64,7 +64,7 @@ struct OutboxCommand: ParsableCommand {
     func run() throws {
       let layout = options.layout
       let outbox = try Outbox.open(home: layout)
-      let connection = try ClientConnection(socket: layout.socket)
+      let connection = try ClientConnection(socket: layout.socket, presence: false)
       let report = try OutboxSync.run(outbox, over: connection, force: force, acceptRollback: acceptRollback) {
         action, outcome in
         print("\(action.cseq)\t\(action.scope)\t\(outcome)")

@@ -35,7 +35,7 @@ struct SendCommand: ParsableCommand {
     let queued = try outbox.enqueue(scope: scope, action: json)
     let connection: ClientConnection
     do {
-      connection = try ClientConnection(socket: options.layout.socket)
+      connection = try ClientConnection(socket: options.layout.socket, presence: false)
     } catch {
       // Queued either way; only an unreachable daemon is exit code 3 (a refused handshake is a
       // failure of its own).

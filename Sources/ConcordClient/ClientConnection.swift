@@ -30,9 +30,12 @@ public final class ClientConnection {
   private let coding = WireCoding()
 
   /// Connects and says hello; throws ``ClientError/unreachable(_:)`` when no daemon answers.
-  public init(socket: URL, timeout: Double = 5) throws(ClientError) {
+  ///
+  /// - Parameter presence: true for a window a person has open (the app is told when it attaches
+  ///   and detaches); false for a command, which the log then records only by its actions.
+  public init(socket: URL, timeout: Double = 5, presence: Bool) throws(ClientError) {
     fileDescriptor = try UnixSocket.connect(to: socket.path)
-    try send(.hello(protocolVersion: WireProtocol.version, client: nil))
+    try send(.hello(protocolVersion: WireProtocol.version, client: nil, presence: presence))
     switch try receive(timeout: timeout) {
     case let .welcome(welcome)?:
       self.welcome = welcome

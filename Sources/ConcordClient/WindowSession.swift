@@ -99,7 +99,7 @@ public final class WindowSession {
     if seenUnsaved, now.timeIntervalSince(seenSavedAt) >= 1 { try saveSeen(at: now) }
     guard connection == nil, now >= nextAttempt else { return [] }
     do {
-      let connection = try ClientConnection(socket: home.socket)
+      let connection = try ClientConnection(socket: home.socket, presence: true)
       self.connection = connection
       attached = []
       let (replayed, divergence) = try replay()

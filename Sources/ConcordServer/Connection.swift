@@ -14,6 +14,13 @@ final class Connection: Sendable, Hashable {
   let user: String
   let queue = ConnectionQueue()
   private let closer: @Sendable () -> Void
+  private let presence = Atomic<Bool>(true)
+  /// Whether the app is told when this connection attaches and detaches: true for a window a
+  /// person has open, false for a command that said so in its `hello`.
+  var announcesPresence: Bool {
+    get { presence.load(ordering: .relaxed) }
+    set { presence.store(newValue, ordering: .relaxed) }
+  }
   /// Monotonic nanoseconds (0 for never) of: the last line the window sent, the `ping` it has
   /// not answered yet, and the moment its socket stopped taking bytes while messages waited.
   /// Atomics, not a lock: the connection touches them on every line.

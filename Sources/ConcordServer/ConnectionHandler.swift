@@ -64,12 +64,13 @@ final class ConnectionHandler: ChannelInboundHandler {
       return
     }
     guard greeted else {
-      guard case let .hello(version, _) = message, version == WireProtocol.version else {
+      guard case let .hello(version, _, presence) = message, version == WireProtocol.version else {
         let hello = #"{"type":"hello","protocol":\#(WireProtocol.version)}"#
         link.send(.error(code: .handshake, message: "say hello first, in protocol \(WireProtocol.version): \(hello)", cseq: nil))
         return
       }
       greeted = true
+      link.announcesPresence = presence
       link.send(.welcome(host.assumeIsolated { $0.welcome(for: link) }))
       return
     }

@@ -125,7 +125,7 @@ extension DaemonHost {
 
   /// Sends the app its lifecycle action for a window event, logged at the event's time.
   private func tellApp(_ lifecycle: (@Sendable (WindowEvent) -> Action?)?, _ connection: Connection, _ scope: String) {
-    guard let lifecycle else { return }
+    guard connection.announcesPresence, let lifecycle else { return }
     let event = WindowEvent(user: connection.user, scope: scope, window: connection.id, at: actionTime())
     guard let action = lifecycle(event) else { return }
     submitFromDaemon(action, user: connection.user, scope: scope, at: event.at)

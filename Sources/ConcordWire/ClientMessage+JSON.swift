@@ -28,7 +28,9 @@ extension ClientMessage {
     let type = try message.string("type")
     switch type {
     case "hello":
-      self = .hello(protocolVersion: Int(clamping: try message.integer("protocol")), client: try message.optionalString("client"))
+      self = .hello(
+        protocolVersion: Int(clamping: try message.integer("protocol")), client: try message.optionalString("client"),
+        presence: try message.optionalBool("presence") ?? true)
     case "attach":
       var since: LogPosition?
       if let position = fields["since"], position != .null {
@@ -72,6 +74,12 @@ struct Fields {
   func optionalString(_ key: String) throws(WireError) -> String? {
     guard let value = fields[key], value != .null else { return nil }
     return try string(key)
+  }
+
+  func optionalBool(_ key: String) throws(WireError) -> Bool? {
+    guard let value = fields[key], value != .null else { return nil }
+    guard case let .bool(bool) = value else { throw .badMessage("expected true or false (at \(prefix)\(key))") }
+    return bool
   }
 
   /// The `scope` member, in NFC, at most ``WireLimits/maximumScopeBytes`` long.

@@ -6,8 +6,11 @@
 /// {"type":"send","scope":"card:42","client":"w-7f3a","cseq":12,"action":{"rename":{"title":"Fix login"}}}
 /// ```
 public enum ClientMessage: Sendable, Equatable {
-  /// The first message: the protocol version the peer speaks, and optionally its client id.
-  case hello(protocolVersion: Int, client: String?)
+  /// The first message: the protocol version the peer speaks, optionally its client id, and
+  /// whether it is a window a person has open (`presence`, the default) or a command such as
+  /// `concord send`, whose attaches the app is not told of: presence records people's windows,
+  /// not one-shot commands.
+  case hello(protocolVersion: Int, client: String?, presence: Bool = true)
   /// Start receiving a scope: answered with a `snapshot`, then `update`s. `since` is the log id
   /// and seq a reconnecting window last saw.
   case attach(scope: String, since: LogPosition?)
@@ -54,9 +57,10 @@ extension ClientMessage: Codable {
   /// The message as the JSON object it is on the wire.
   public var jsonValue: JSONValue {
     switch self {
-    case let .hello(version, client):
+    case let .hello(version, client, presence):
       var object: [String: JSONValue] = ["type": "hello", "protocol": .integer(Int64(version))]
       if let client { object["client"] = .string(client) }
+      if !presence { object["presence"] = false }
       return .object(object)
     case let .attach(scope, since):
       var object: [String: JSONValue] = ["type": "attach", "scope": .string(scope)]

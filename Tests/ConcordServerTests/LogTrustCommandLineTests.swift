@@ -21,7 +21,7 @@ import Testing
     let newest = try #require(slots.max { ($0["seq"] as? Int ?? -1) < ($1["seq"] as? Int ?? -1) })
     let seq = try #require(newest["seq"] as? Int)
     let head = try #require(newest["head"] as? String)
-    #expect(seq == 10)  // the boot entry, and three sends of an attach, the action and a detach each
+    #expect(seq == 4)  // the boot entry, and the three sends' actions
     let output = daemon.errorOutput()
     #expect(output.contains("checkpoint seq=\(seq) head=\(head)"), "\(output)")
     // The new log's own checkpoint, of no entries yet, was written out too.
@@ -52,11 +52,11 @@ import Testing
     defer { daemon.removeHome() }
     for _ in 1...3 { try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home) }
     #expect(daemon.terminate() == 0)
-    let journal = try #require(daemon.errorOutput().split(separator: "\n").last { $0.contains("checkpoint seq=10 ") })
+    let journal = try #require(daemon.errorOutput().split(separator: "\n").last { $0.contains("checkpoint seq=4 ") })
 
-    try LogTamper.run("DELETE FROM entries WHERE seq > 4", on: daemon.home)
-    try LogTamper.run("DELETE FROM checkpoints WHERE seq > 4", on: daemon.home)
-    #expect(try ConcordCLI.run(["log", "verify"], home: daemon.home).status == 1)  // the file still vouches for 10
+    try LogTamper.run("DELETE FROM entries WHERE seq > 2", on: daemon.home)
+    try LogTamper.run("DELETE FROM checkpoints WHERE seq > 2", on: daemon.home)
+    #expect(try ConcordCLI.run(["log", "verify"], home: daemon.home).status == 1)  // the file still vouches for 4
     let file = daemon.home.appending(path: "log.sqlite.checkpoint")
     let slots = try Data(contentsOf: file)
     let older = try #require([slots.prefix(512), slots.suffix(512)].first { String(decoding: $0, as: UTF8.self).contains(#""seq":0,"#) })
@@ -66,8 +66,8 @@ import Testing
     #expect(blind.status == 0, "the limit is documented: if this is caught now, say so in the README")
     let witnessed = try ConcordCLI.run(["log", "verify", "--checkpoint", String(journal)], home: daemon.home)
     #expect(witnessed.status == 1)
-    #expect(witnessed.error.contains("seq 5: truncated tail"), "\(witnessed.error)")
-    #expect(try ConcordCLI.run(["log", "verify", "--checkpoint", "seq=10"], home: daemon.home).status == 2)
+    #expect(witnessed.error.contains("seq 3: truncated tail"), "\(witnessed.error)")
+    #expect(try ConcordCLI.run(["log", "verify", "--checkpoint", "seq=4"], home: daemon.home).status == 2)
   }
 
   @Test func aScopedExportDisclosesOneScopeAndStillVerifies() throws {
@@ -82,10 +82,10 @@ import Testing
     #expect(exported.status == 0, "\(exported.error)")
     let text = try String(contentsOfFile: export, encoding: .utf8)
     #expect(!text.contains("secret") && !text.contains(#""scope":"notes""#))
-    // The boot entry and the note's three (attach, add, detach) are stubs; the counter's six are whole.
+    // The boot entry and the note are stubs; the counter's two increments are whole.
     let types = text.split(separator: "\n").compactMap { $0.split(separator: ",").first }
-    #expect(types.filter { $0 == #"{"type":"stub""# }.count == 4)
-    #expect(types.filter { $0 == #"{"type":"entry""# }.count == 6)
+    #expect(types.filter { $0 == #"{"type":"stub""# }.count == 2)
+    #expect(types.filter { $0 == #"{"type":"entry""# }.count == 2)
     let verified = try ConcordCLI.run(
       ["log", "verify", export, "--public-key", daemon.home.appending(path: "log.sqlite.pub").path], home: daemon.home)
     #expect(verified.status == 0, "\(verified.error)")
@@ -96,8 +96,8 @@ import Testing
     defer { daemon.removeHome() }
     for _ in 1...3 { try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home) }
     #expect(daemon.terminate() == 0)
-    // Entry 5 no longer opens: the export writes entries 1 to 4, decrypted, and then fails.
-    try LogTamper.run(LogTamper.changeFirstCiphertextByte(ofEntry: 5), on: daemon.home)
+    // Entry 3 no longer opens: the export writes entries 1 and 2, decrypted, and then fails.
+    try LogTamper.run(LogTamper.changeFirstCiphertextByte(ofEntry: 3), on: daemon.home)
     let export = daemon.home.appending(path: "audit.jsonl").path
     let failed = try ConcordCLI.run(["log", "export", "-o", export], home: daemon.home)
     #expect(failed.status == 1)

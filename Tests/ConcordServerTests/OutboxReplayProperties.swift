@@ -161,7 +161,7 @@ import Glibc
     // The toggle reaches the daemon and is applied; the client dies before crossing it off.
     let outbox = try Outbox.open(home: ConcordHome(daemon.home))
     let toggle = try outbox.enqueue(scope: "note:1", action: ["toggle": [:]])
-    let connection = try ClientConnection(socket: ConcordHome(daemon.home).socket)
+    let connection = try ClientConnection(socket: ConcordHome(daemon.home).socket, presence: false)
     guard case let .applied(seq)? = try Self.sendRaw(toggle, outbox: outbox, over: connection, readAnswer: true) else {
       Issue.record("the toggle was not applied")
       return
@@ -172,7 +172,7 @@ import Glibc
     try other.send(.send(scope: "notes", action: ["remove": ["id": 1]], client: "other", cseq: 2))
     try other.receive { if case .ack(_, 2, _) = $0 { true } else { false } }
 
-    let report = try OutboxSync.run(outbox, over: ClientConnection(socket: ConcordHome(daemon.home).socket))
+    let report = try OutboxSync.run(outbox, over: ClientConnection(socket: ConcordHome(daemon.home).socket, presence: false))
     #expect(report.results.map(\.outcome) == [.applied(seq: seq)])
     #expect(try outbox.count() == 0)
   }
@@ -194,7 +194,7 @@ import Glibc
     _ outbox: Outbox, daemon: inout DaemonProcess, _ interruption: Interruption,
     outcomes: inout [Int64: [OutboxSync.Outcome]]
   ) throws {
-    let connection = try ClientConnection(socket: ConcordHome(daemon.home).socket)
+    let connection = try ClientConnection(socket: ConcordHome(daemon.home).socket, presence: false)
     defer { connection.close() }
     let queued = try outbox.queued()
     var killed = false

@@ -12,7 +12,7 @@ import Testing
     let daemon = try DaemonProcess().start()
     defer { daemon.removeHome() }
     let outbox = try Outbox.open(home: ConcordHome(daemon.home))
-    let connection = try ClientConnection(socket: ConcordHome(daemon.home).socket)
+    let connection = try ClientConnection(socket: ConcordHome(daemon.home).socket, presence: false)
     defer { connection.close() }
     var attached = Set<String>()
     for round in 1...5 {
