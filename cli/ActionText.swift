@@ -9,19 +9,29 @@ enum ActionText {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     // JSON when it is JSON; otherwise the scope's words, which may start like JSON too (a chat
     // line `[wip] see #3`, or `"LGTM" from bob`).
-    var jsonError: (any Error)?
+    // Why the text, read as JSON, is not an action of the scope: it is not JSON, or it is JSON
+    // that is not one of the scope's actions (checked before it is queued, so a malformed action
+    // is a usage error now rather than a refusal later, or an action waiting offline for a
+    // daemon that will turn it away).
+    var jsonProblem: String?
+    let window = try ClientApp.current.window(for: scope)
     if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") || trimmed.hasPrefix("\"") {
       do {
-        return try JSONValue(parsing: trimmed)
+        let json = try JSONValue(parsing: trimmed)
+        do {
+          try window.check?(json)
+          return json
+        } catch {
+          jsonProblem = "not an action of \(scope): \(WireCoding.describe(error))"
+        }
       } catch {
-        jsonError = error
+        jsonProblem = "the action is not valid JSON (\(error))"
       }
     }
-    let window = try ClientApp.current.window(for: scope)
     do {
       return try window.parse(trimmed)
     } catch {
-      if let jsonError { throw CommandFailure.usage("the action is not valid JSON (\(jsonError)), nor \(error)") }
+      if let jsonProblem { throw CommandFailure.usage("\(jsonProblem), nor \(error)") }
       throw CommandFailure.usage("\(error)")
     }
   }

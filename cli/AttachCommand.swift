@@ -19,8 +19,9 @@ struct AttachCommand: ParsableCommand {
       marked OFFLINE, queues what you type and shows it applied; it reconnects by itself and \
       sends the queue.
 
-      With --json (or when standard output is not a terminal) it prints the snapshot and each \
-      update as NDJSON and reads actions as JSON lines from standard input, for scripts.
+      With --json (or when standard output is not a terminal) it prints the scope's whole state \
+      first (a snapshot line), then each update and answer as NDJSON, and reads actions as JSON \
+      lines from standard input, for scripts; it exits 1 when the scope names nothing.
 
       Examples:
         concord attach board
@@ -38,10 +39,13 @@ struct AttachCommand: ParsableCommand {
 
   func run() throws {
     let window = try ClientApp.current.window(for: scope)
-    let session = try WindowSession(home: options.layout, scope: scope, window: window)
     if json || !Terminal.isInteractive {
+      // A script is always given the whole state first: a `snapshot` line, never an update to a
+      // state it does not have.
+      let session = try WindowSession(home: options.layout, scope: scope, window: window, resumes: false)
       try JSONWindow(session: session).run()
     } else {
+      let session = try WindowSession(home: options.layout, scope: scope, window: window)
       try FullScreenWindow(session: session, window: window).run()
     }
   }
@@ -59,11 +63,19 @@ struct JSONWindow {
     }
     var input: [UInt8] = []
     var inputClosed = false
+    // Whether the daemon has answered the attach (the scope's state, or that it names nothing):
+    // a script whose input ends at once is still given the state before the window closes.
+    var attachAnswered = false
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while true {
-      for event in events { show(event) }
+      for event in events {
+        show(event)
+        if case let .message(message) = event, message.answersAttach(of: session.scope) { attachAnswered = true }
+        // The scope names nothing (a card that is gone): there is nothing to watch.
+        if case let .message(.error(.unknownScope, reason, nil)) = event { throw CommandFailure(message: reason) }
+      }
       events = []
-      if inputClosed, !session.hasUnanswered || !session.isConnected {
+      if inputClosed, !session.isConnected || (!session.hasUnanswered && attachAnswered) {
         if !session.isConnected, session.waitingCount > 0 {
           if let divergence = session.divergence, case .rolledBack = divergence {
             throw CommandFailure(message: "\(divergence); \(session.waitingCount) action(s) wait in the outbox: \(divergence.decision)")
@@ -134,5 +146,17 @@ struct JSONWindow {
 
   private func emit(_ object: JSONValue) {
     Terminal.write(object.jsonText + "\n")
+  }
+}
+
+extension ServerMessage {
+  /// True for the daemon's answer to attaching `scope`: its state, or an error saying it names
+  /// nothing.
+  fileprivate func answersAttach(of scope: String) -> Bool {
+    switch self {
+    case let .snapshot(attached, _, _, _), let .update(attached, _, _): attached == scope
+    case .error(.unknownScope, _, nil): true
+    default: false
+    }
   }
 }

@@ -28,13 +28,18 @@ public struct WindowScope: Sendable {
   /// True when the last lines matter most (a conversation): a window too short for all of
   /// them shows the end rather than the beginning.
   public let showsEnd: Bool
+  /// Throws, saying why, when a JSON value is not one of the scope's actions; nil when the
+  /// window cannot tell (the daemon then decides).
+  public let check: (@Sendable (JSONValue) throws -> Void)?
 
   public init(
     name: String, render: @escaping @Sendable (JSONValue, Int) -> [String],
     parse: @escaping @Sendable (String) throws -> JSONValue, help: [String],
-    applyLocally: (@Sendable (JSONValue, JSONValue) -> JSONValue?)?, showsEnd: Bool = false
+    applyLocally: (@Sendable (JSONValue, JSONValue) -> JSONValue?)?, showsEnd: Bool = false,
+    check: (@Sendable (JSONValue) throws -> Void)? = nil
   ) {
     self.showsEnd = showsEnd
+    self.check = check
     self.name = name
     self.render = render
     self.parse = parse
@@ -74,7 +79,7 @@ public struct WindowScope: Sendable {
     }
     return WindowScope(
       name: name, render: renderJSON, parse: parse, help: commands.map(\.helpLine), applyLocally: apply,
-      showsEnd: showsEnd)
+      showsEnd: showsEnd, check: { _ = try $0.decode(Action.self) })
   }
 
   /// A scope the app gave nothing for: its state shown as indented JSON, actions typed as JSON.

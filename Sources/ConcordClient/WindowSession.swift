@@ -42,6 +42,7 @@ public final class WindowSession {
   public let outbox: Outbox
   private let home: ConcordHome
   private let window: WindowScope?
+  private let resumes: Bool
   private var connection: ClientConnection?
   private var attached: Set<String> = []
   /// The daemon's state of the scope, and its seq.
@@ -61,8 +62,11 @@ public final class WindowSession {
   public var fileDescriptor: Int32? { connection?.fileDescriptor }
   public var seq: Int64? { confirmed?.seq }
 
-  public init(home: ConcordHome, scope: String, window: WindowScope?) throws(ClientError) {
+  /// - Parameter resumes: attach with the state last seen (`since`), so the daemon answers with
+  ///   the changes since then; false to be sent the whole state first, as a script wants.
+  public init(home: ConcordHome, scope: String, window: WindowScope?, resumes: Bool = true) throws(ClientError) {
     self.home = home
+    self.resumes = resumes
     // The daemon's spelling of the name (NFC): its answers name the scope so.
     self.scope = scope.nfc
     self.window = window
@@ -258,7 +262,7 @@ public final class WindowSession {
     // Only from a state the home's witness still covers: one past it (the witness was taken
     // back by a person accepting a rolled-back log) belongs to a history the daemon does not
     // have, and the changes since that seq in its history would not apply to it.
-    if let confirmed, confirmed.logID == connection.welcome.logID, let witnessed = try outbox.witnessed(),
+    if resumes, let confirmed, confirmed.logID == connection.welcome.logID, let witnessed = try outbox.witnessed(),
       witnessed.logID == confirmed.logID, confirmed.seq <= witnessed.seq
     {
       since = LogPosition(logID: confirmed.logID, seq: confirmed.seq)
