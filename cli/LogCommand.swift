@@ -20,9 +20,14 @@ struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Write entries as an audit export an auditor can verify with the public key alone.",
       discussion: """
+        JSONL is the canonical export: `concord log verify FILE --public-key log.sqlite.pub` \
+        checks it. CSV is a plain CSV file for spreadsheets and databases (its first line is \
+        the column names); with -o FILE its header and footer (log id, range, public key, the \
+        signed chain head) go to FILE.meta.jsonl beside it, as the JSONL export writes them.
+
         Examples:
           concord log export --format jsonl -o audit.jsonl
-          concord log export --format csv --from 100 --to 200
+          concord log export --format csv -o audit.csv --from 100 --to 200
           concord log export --scope card:1     # other scopes' entries as hash-only stubs
         """)
 
@@ -46,19 +51,29 @@ struct LogCommand: ParsableCommand {
     func run() throws {
       let actionLog = try log.openLog()
       var sink = try OutputSink(path: output)
+      // CSV's header and footer: beside the file, or nowhere when the CSV goes to standard output.
+      var metadataSink = try format == .csv ? output.map { try OutputSink(path: $0 + ".meta.jsonl") } : nil
+      if format == .csv, output == nil {
+        FileHandle.standardError.write(
+          Data("concord: note: the CSV's signed header and footer are written only with -o FILE (to FILE.meta.jsonl)\n".utf8))
+      }
       var progress = ProgressBar("exporting")
       let last = min(to ?? actionLog.lastSeq, actionLog.lastSeq)
       var written: Int64 = 0
       do {
-        try actionLog.exportAudit(format: format, from: from, through: to, scope: scope) { line in
+        try actionLog.exportAudit(
+          format: format, from: from, through: to, scope: scope, metadata: { try metadataSink?.write($0) }
+        ) { line in
           try sink.write(line)
           written += 1
           progress.update(min(written, max(0, last - from + 1)), of: max(0, last - from + 1))
         }
         try sink.close()
+        try metadataSink?.close()
       } catch {
         // A half-written export holds decrypted entries: it must not stay behind.
         sink.discard()
+        metadataSink?.discard()
         throw CommandFailure(message: "\(error)")
       }
       progress.finish()

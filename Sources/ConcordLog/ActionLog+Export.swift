@@ -14,6 +14,11 @@ extension ActionLog {
   /// try log.exportAudit(format: .jsonl) { line in print(line) }
   /// ```
   ///
+  /// A CSV export is a plain CSV file: its first line is the column names, then one row per
+  /// entry. Its header and footer (the log id, the range, the public key, the signed chain head)
+  /// go to `metadata` instead, as the JSONL export writes them, for a file beside the CSV: a CSV
+  /// reader then meets nothing but rows.
+  ///
   /// With `scope` (`board`, or `card:42`), only that scope's entries are disclosed; every other
   /// entry of the range is written as a hash-only stub (its seq, prev_hash and hash), so the
   /// export still verifies as one unbroken chain while showing nothing of what it hides. The
@@ -21,7 +26,7 @@ extension ActionLog {
   /// entries (a second pass over the range finds them).
   public func exportAudit(
     format: AuditFormat, from: Int64 = 1, through: Int64? = nil, scope: String? = nil,
-    to write: (String) throws -> Void
+    metadata: (String) throws -> Void = { _ in }, to write: (String) throws -> Void
   ) throws {
     // The daemon keeps scope names in NFC, and an entry is of the scope when the bytes are the
     // same: an auditor's tool compares bytes, not canonical equivalence.
@@ -74,7 +79,7 @@ extension ActionLog {
     switch format {
     case .jsonl: try write(header)
     case .csv:
-      try write("# " + header)
+      try metadata(header)
       try write(AuditExport.csvColumns.joined(separator: ","))
     }
     var head = previous
@@ -97,6 +102,6 @@ extension ActionLog {
       "chain_head": .string(signed.head.hex),
       "signature": .string(signed.signature.hex),
     ])
-    try write(format == .csv ? "# " + footer : footer)
+    try (format == .csv ? metadata : write)(footer)
   }
 }

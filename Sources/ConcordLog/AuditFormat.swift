@@ -2,7 +2,8 @@ import ConcordJSON
 import Foundation
 
 /// The formats of an audit export. JSONL is canonical and verifiable; CSV is the same records
-/// for spreadsheets, with the header and footer as `#` lines.
+/// for spreadsheets and databases, a plain CSV file, with the header and footer in a file of
+/// their own beside it (``ActionLog/exportAudit(format:from:through:scope:metadata:to:)``).
 public enum AuditFormat: String, Sendable, CaseIterable {
   case jsonl
   case csv

@@ -71,18 +71,22 @@ import Testing
     let fixture = LogFixture()
     let log = try fixture.open()
     try log.append([record(1), record(2)])
-    let lines = try exported(log, format: .csv)
-    #expect(lines.count == 5)
-    #expect(lines[0].hasPrefix("# {\"type\":\"header\""))
-    #expect(lines[1].hasPrefix("seq,time,user,client,cseq,scope,action,outcome"))
-    #expect(lines[2].hasPrefix("1,2027-01-15T08:00:00.100Z,alice,window-1,1,board,\"{\"\"addCard\"\""))
-    #expect(lines[4].hasPrefix("# {\"type\":\"footer\""))
+    var metadata: [String] = []
+    var lines: [String] = []
+    try log.exportAudit(format: .csv, metadata: { metadata.append($0) }) { lines.append($0) }
+    // A plain CSV file: the column names, then the rows; nothing else a CSV reader could trip on.
+    #expect(lines.count == 3)
+    #expect(lines[0] == "seq,time,user,client,cseq,scope,action,outcome,reason,app,app_version,salt,prev_hash,hash")
+    #expect(lines[1].hasPrefix("1,2027-01-15T08:00:00.100Z,alice,window-1,1,board,\"{\"\"addCard\"\""))
+    // The header and the footer, for the file beside it, as the JSONL export writes them.
+    let jsonl = try exported(log)
+    #expect(metadata == [jsonl.first!, jsonl.last!])
 
     // A spreadsheet never runs what a user typed.
     var formula = record(3)
     formula.scope = "=HYPERLINK(\"http://evil\")"
     try log.append([formula])
-    let row = try exported(log, format: .csv, from: 3)[2]
+    let row = try exported(log, format: .csv, from: 3)[1]
     #expect(row.contains("\"'=HYPERLINK"))
   }
 

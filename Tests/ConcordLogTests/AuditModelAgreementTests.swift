@@ -41,10 +41,25 @@ import Testing
     return lines
   }
 
-  /// Both verifiers' verdicts on `text`: nil when sound, else the failing line.
-  func verdicts(_ text: String, in fixture: LogFixture, key: [UInt8], csv: Bool = false) throws -> (swift: Int?, model: Int?, modelSays: String) {
+  /// A CSV export: the file's lines, and those of its metadata file (the header and the footer).
+  func csvExport(_ log: ActionLog, scope: String? = nil) throws -> (rows: [String], metadata: [String]) {
+    var rows: [String] = []
+    var metadata: [String] = []
+    try log.exportAudit(format: .csv, scope: scope, metadata: { metadata.append($0) }) { rows.append($0) }
+    return (rows, metadata)
+  }
+
+  /// Both verifiers' verdicts on `text`: nil when sound, else the failing line. With `csvMetadata`,
+  /// `text` is a CSV export, checked by the model alone, with that metadata file beside it.
+  func verdicts(
+    _ text: String, in fixture: LogFixture, key: [UInt8], csvMetadata: [String]? = nil
+  ) throws -> (swift: Int?, model: Int?, modelSays: String) {
     let file = fixture.directory.appending(path: "export-\(UUID().uuidString)")
     try Data(text.utf8).write(to: file)
+    if let csvMetadata {
+      try Data(csvMetadata.map { $0 + "\n" }.joined().utf8).write(to: URL(filePath: file.path + ".meta.jsonl"))
+    }
+    let csv = csvMetadata != nil
     let model = try Self.runModel(file: file, key: key, csv: csv)
     let swift = csv ? nil : try AuditExport.verify(fileAt: file, publicKey: key).failure?.line
     return (swift, model.status == 0 ? nil : Int(model.output.split(separator: " ").dropFirst().first ?? ""), model.output)
@@ -69,11 +84,12 @@ import Testing
     let both = try verdicts(lines.joined(separator: "\n") + "\n", in: fixture, key: log.publicKey)
     #expect(both.swift == nil && both.model == nil, "\(both)")
     #expect(both.modelSays == "ok \(Self.hostileTexts.count) 0")
-    // The CSV alone is enough: the formula guard is undone by removing one leading quote.
-    let csv = try export(log, format: .csv)
-    let fromCSV = try verdicts(csv.joined(separator: "\n") + "\n", in: fixture, key: log.publicKey, csv: true)
+    // The CSV and its metadata file are enough: the formula guard is undone by removing one
+    // leading quote.
+    let csv = try csvExport(log)
+    let fromCSV = try verdicts(csv.rows.joined(separator: "\n") + "\n", in: fixture, key: log.publicKey, csvMetadata: csv.metadata)
     #expect(fromCSV.modelSays == "ok \(Self.hostileTexts.count) 0", "\(fromCSV)")
-    #expect(!csv.contains { $0.hasPrefix("=") || $0.contains(",=") || $0.contains(",+") || $0.contains(",@") })
+    #expect(!csv.rows.contains { $0.hasPrefix("=") || $0.contains(",=") || $0.contains(",+") || $0.contains(",@") })
   }
 
   /// An export of one scope: the other entries as stubs, and the chain whole.
@@ -91,9 +107,10 @@ import Testing
     let result = AuditExport.verify(lines: lines, publicKey: log.publicKey)
     #expect(result.verifiedEntries == Int64(entries.count))
     #expect(both.modelSays == "ok \(entries.count) \(stubs.count)")
-    let csv = try export(log, format: .csv, scope: "board")
-    #expect(try verdicts(csv.joined(separator: "\n") + "\n", in: fixture, key: log.publicKey, csv: true).modelSays
-      == "ok \(entries.count) \(stubs.count)")
+    let csv = try csvExport(log, scope: "board")
+    #expect(
+      try verdicts(csv.rows.joined(separator: "\n") + "\n", in: fixture, key: log.publicKey, csvMetadata: csv.metadata).modelSays
+        == "ok \(entries.count) \(stubs.count)")
 
     // A stub whose hash was changed, and a stub in an export that names no scope, fail in both.
     let stubLine = try #require(lines.firstIndex { $0.hasPrefix(#"{"type":"stub""#) })

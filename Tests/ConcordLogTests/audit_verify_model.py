@@ -5,7 +5,7 @@ Swift code. The Swift tests run it beside AuditExport.verify and require the two
 
 Usage:
   audit_verify_model.py [--public-key HEX] EXPORT.jsonl
-  audit_verify_model.py --csv [--public-key HEX] EXPORT.csv
+  audit_verify_model.py --csv [--public-key HEX] EXPORT.csv   (and EXPORT.csv.meta.jsonl beside it)
 
 Prints "ok ENTRIES STUBS" and exits 0 when the export verifies; otherwise prints
 "fail LINE SEQ REASON" (SEQ is "-" when unknown) and exits 1. JSONL lines are counted from 1,
@@ -344,18 +344,17 @@ def unguard(field):
     return field[1:] if field.startswith("'") else field
 
 
-def verify_csv(data, trusted_key):
-    text_all = data.decode("utf-8")
-    lines = text_all.split("\n")
-    while lines and lines[-1] == "":
-        lines.pop()
-    if len(lines) < 3 or not lines[0].startswith("# ") or not lines[-1].startswith("# "):
-        return False, 0, Broken("not a CSV export")
+def verify_csv(data, meta, trusted_key):
+    """A plain CSV file (the column names, then one row per record) and its metadata file
+    (FILE.meta.jsonl: the header line, then the footer line, as in the JSONL export)."""
+    meta_lines = [line for line in meta.decode("utf-8").split("\n") if line != ""]
+    if len(meta_lines) != 2:
+        return False, 0, Broken("the metadata file holds %d lines, not a header and a footer" % len(meta_lines))
     walk = Walk(trusted_key)
     try:
-        walk.take(read_object(lines[0][2:].encode("utf-8")))
-        rows = list(csv.reader(io.StringIO("\n".join(lines[1:-1]) + "\n", newline="")))
-        if rows[0] != COLUMNS:
+        walk.take(read_object(meta_lines[0].encode("utf-8")))
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+        if not rows or rows[0] != COLUMNS:
             raise Broken("wrong columns")
         for row in rows[1:]:
             fields = dict(zip(COLUMNS, (unguard(f) for f in row)))
@@ -368,7 +367,7 @@ def verify_csv(data, trusted_key):
             if record["outcome"] == "applied":
                 record["reason"] = None
             walk.take(record)
-        walk.take(read_object(lines[-1][2:].encode("utf-8")))
+        walk.take(read_object(meta_lines[1].encode("utf-8")))
         walk.finish()
     except (Broken, ValueError, KeyError) as broken:
         return False, walk.number, broken if isinstance(broken, Broken) else Broken(str(broken))
@@ -387,7 +386,11 @@ def main(argv):
         del args[at:at + 2]
     with open(args[0], "rb") as handle:
         data = handle.read()
-    ok, walk, broken = (verify_csv if as_csv else verify_jsonl)(data, key)
+    if as_csv:
+        with open(args[0] + ".meta.jsonl", "rb") as handle:
+            ok, walk, broken = verify_csv(data, handle.read(), key)
+    else:
+        ok, walk, broken = verify_jsonl(data, key)
     if ok:
         print("ok %d %d" % (walk.entries, walk.stubs))
         return 0
