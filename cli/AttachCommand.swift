@@ -10,7 +10,7 @@ import Glibc
 
 /// `concord attach SCOPE`: a live window on one scope.
 struct AttachCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
+  static var configuration: CommandConfiguration { CommandConfiguration(
     commandName: "attach",
     abstract: "Open a live window on one scope: its state, redrawn as it changes, and a command line.",
     discussion: """
@@ -23,11 +23,13 @@ struct AttachCommand: ParsableCommand {
       first (a snapshot line), then each update and answer as NDJSON, and reads actions as JSON \
       lines from standard input, for scripts; it exits 1 when the scope names nothing.
 
+      \(BundledApp.current.scopeLine)
+
       Examples:
         concord attach board
         concord attach card:1
         echo 'add "Buy milk"' | concord attach board --json
-      """)
+      """) }
 
   @OptionGroup var options: HomeOptions
 

@@ -6,7 +6,7 @@ import Foundation
 
 /// `concord send SCOPE ACTION`: one action, through the outbox.
 struct SendCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
+  static var configuration: CommandConfiguration { CommandConfiguration(
     commandName: "send",
     abstract: "Send one action to a scope; queue it when the daemon is unreachable (exit code 3).",
     discussion: """
@@ -15,11 +15,13 @@ struct SendCommand: ParsableCommand {
       answered, so it is applied exactly once however often it is retried. Actions queued \
       earlier are sent first, in order.
 
+      \(BundledApp.current.scopeLine)
+
       Examples:
         concord send board 'add "Buy milk" to doing'
         concord send card:1 'due tomorrow 17:00'
         concord send chat:general 'the build is green again'
-      """)
+      """) }
 
   @OptionGroup var options: HomeOptions
 

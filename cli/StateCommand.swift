@@ -4,18 +4,20 @@ import Foundation
 
 /// `concord state [--at SEQ] [SCOPE]`: the state now, or as it was at any seq.
 struct StateCommand: ParsableCommand {
-  static let configuration = CommandConfiguration(
+  static var configuration: CommandConfiguration { CommandConfiguration(
     commandName: "state",
     abstract: "Print the state (or one scope of it) now, or as it was after any entry of the log.",
     discussion: """
       The state is rebuilt from the log alone — the newest snapshot at or before the seq, then \
       the entries after it, without effects — so it works with the daemon stopped.
 
+      \(BundledApp.current.scopeLine)
+
       Examples:
         concord state
         concord state board
         concord state --at 120 card:1
-      """)
+      """) }
 
   @OptionGroup var log: LogOptions
 

@@ -131,7 +131,7 @@ public enum SampleApp {
         .scope("counter", state: { $0.counter }, action: Action.counter),
         .scope("notes", state: { $0.notes }, action: Action.notes),
         .scope(
-          "note", parameter: { Int($0) }, state: { state, id in state.notes.first { $0.id == id } },
+          "note", parameter: { Int($0) }, placeholder: "ID", state: { state, id in state.notes.first { $0.id == id } },
           action: { id, action in Action.note(id: id, action) }),
         .readOnly("presence") { $0.presence },
       ],

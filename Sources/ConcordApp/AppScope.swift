@@ -9,12 +9,18 @@ import Foundation
 ///
 /// ```swift
 /// .scope("board", state: { $0.board }, action: AppAction.board)
-/// .scope("card", parameter: { Int($0) }, state: { state, id in state.cards[id: id] },
+/// .scope("card", parameter: { Int($0) }, placeholder: "ID", state: { state, id in state.cards[id: id] },
 ///        action: { id, action in .card(id: id, action) })
 /// ```
 public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
   public let name: String
   public let isParameterized: Bool
+  /// What stands for the parameter where people are shown how to name the scope (`ID` in
+  /// `card:ID`); nil for a scope without one.
+  public let placeholder: String?
+  /// How people name the scope: `board`, or `card:ID` for a parameterized one. One spelling,
+  /// in help, errors and the daemon's welcome alike.
+  public var usage: String { placeholder.map { "\(name):\($0)" } ?? name }
   /// The child state for a parameter; nil when the parameter names no element.
   package let project: @Sendable (State, String?) -> ProjectedState?
   /// The app action for a child action sent as JSON; throws when it is not one.
@@ -36,7 +42,7 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
     _ name: String, state: @escaping @Sendable (State) -> Child
   ) -> AppScope {
     AppScope(
-      name: name, isParameterized: false,
+      name: name, isParameterized: false, placeholder: nil,
       project: { appState, _ in ProjectedState(state(appState)) },
       embed: { _, _, _ in throw ScopeError.readOnly(name) }, isSmallByType: ProjectedState.isSmall(Child.self))
   }
@@ -55,29 +61,34 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
     action: @escaping @Sendable (ActionOrigin, ChildAction) -> Action
   ) -> AppScope {
     AppScope(
-      name: name, isParameterized: false,
+      name: name, isParameterized: false, placeholder: nil,
       project: { appState, _ in ProjectedState(state(appState)) },
       embed: { _, json, origin in action(origin, try json.decode(ChildAction.self)) },
       isSmallByType: ProjectedState.isSmall(Child.self))
   }
 
   /// A scope with one child state per parameter, such as one element of a collection.
+  ///
+  /// - Parameter placeholder: what stands for the parameter when people are shown how to name
+  ///   the scope (`card:ID`).
   public static func scope<ID: Sendable, Child: Encodable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
-    _ name: String, parameter: @escaping @Sendable (String) -> ID?,
+    _ name: String, parameter: @escaping @Sendable (String) -> ID?, placeholder: String = "PARAMETER",
     state: @escaping @Sendable (State, ID) -> Child?,
     action: @escaping @Sendable (ID, ChildAction) -> Action
   ) -> AppScope {
-    scope(name, parameter: parameter, state: state, action: { (id: ID, _: ActionOrigin, child: ChildAction) in action(id, child) })
+    scope(
+      name, parameter: parameter, placeholder: placeholder, state: state,
+      action: { (id: ID, _: ActionOrigin, child: ChildAction) in action(id, child) })
   }
 
   /// A parameterized scope whose actions carry who sent them and when.
   public static func scope<ID: Sendable, Child: Encodable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
-    _ name: String, parameter: @escaping @Sendable (String) -> ID?,
+    _ name: String, parameter: @escaping @Sendable (String) -> ID?, placeholder: String = "PARAMETER",
     state: @escaping @Sendable (State, ID) -> Child?,
     action: @escaping @Sendable (ID, ActionOrigin, ChildAction) -> Action
   ) -> AppScope {
     AppScope(
-      name: name, isParameterized: true,
+      name: name, isParameterized: true, placeholder: placeholder,
       project: { appState, text in
         guard let text, let id = parameter(text), let child = state(appState, id) else { return nil }
         return ProjectedState(child)

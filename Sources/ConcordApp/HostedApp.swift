@@ -61,11 +61,11 @@ public struct HostedApp<State: Codable & Sendable, Action: Codable & Sendable>: 
   /// in words.
   package func scope(for key: ScopeKey) -> Result<AppScope<State, Action>, ScopeLookupError> {
     guard let scope = scope(named: key.name) else {
-      let names = scopes.map { $0.isParameterized ? "\($0.name):PARAMETER" : $0.name }.joined(separator: ", ")
+      let names = scopes.map(\.usage).joined(separator: ", ")
       return .failure(ScopeLookupError(description: "no scope \"\(key.name)\"; the scopes are \(names)"))
     }
     guard scope.isParameterized == (key.parameter != nil) else {
-      let usage = scope.isParameterized ? "\(scope.name):PARAMETER" : scope.name
+      let usage = scope.usage
       return .failure(ScopeLookupError(description: "name the scope as \(usage)"))
     }
     return .success(scope)

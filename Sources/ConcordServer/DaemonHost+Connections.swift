@@ -10,7 +10,7 @@ extension DaemonHost {
     connections.insert(connection)
     return ServerMessage.Welcome(
       protocolVersion: WireProtocol.version, logID: logID, user: connection.user, seq: committedSeq,
-      app: app.name, scopes: app.scopes.map { .init(name: $0.name, parameterized: $0.isParameterized) })
+      app: app.name, scopes: app.scopes.map { .init(name: $0.name, parameterized: $0.isParameterized, usage: $0.usage) })
   }
 
   func handle(_ message: ClientMessage, from connection: Connection) {

@@ -10,7 +10,7 @@ extension ServerMessage {
       object = [
         "protocol": .integer(Int64(welcome.protocolVersion)), "log_id": .string(welcome.logID),
         "user": .string(welcome.user), "seq": .integer(welcome.seq), "app": .string(welcome.app),
-        "scopes": .array(welcome.scopes.map { ["name": .string($0.name), "parameterized": .bool($0.parameterized)] }),
+        "scopes": .array(welcome.scopes.map(\.jsonValue)),
       ]
     case let .snapshot(scope, seq, state, logReplaced):
       object = ["scope": .string(scope), "seq": .integer(seq), "state": state]

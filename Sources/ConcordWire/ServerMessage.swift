@@ -91,10 +91,20 @@ public enum ServerMessage: Sendable, Equatable {
   public struct ScopeInfo: Sendable, Equatable, Codable {
     public var name: String
     public var parameterized: Bool
+    /// How people name it (`board`, `card:ID`), as help and errors spell it; absent from a
+    /// daemon that does not say.
+    public var usage: String?
 
-    public init(name: String, parameterized: Bool) {
+    public init(name: String, parameterized: Bool, usage: String? = nil) {
       self.name = name
       self.parameterized = parameterized
+      self.usage = usage
+    }
+
+    var jsonValue: JSONValue {
+      var object: [String: JSONValue] = ["name": .string(name), "parameterized": .bool(parameterized)]
+      if let usage { object["usage"] = .string(usage) }
+      return .object(object)
     }
   }
 

@@ -16,19 +16,19 @@ extension Workspace {
           .board(Authored(origin, action))
         },
         .scope(
-          "column", parameter: { $0 },
+          "column", parameter: { $0 }, placeholder: "NAME",
           state: { state, name in state.board.present.column(named: name).map { ColumnView($0, on: state.board.present) } }
         ) { (name: String, origin, action: ColumnAction) in
           .board(Authored(origin, action.boardAction(column: name)))
         },
         .scope(
-          "card", parameter: Card.number,
+          "card", parameter: Card.number, placeholder: "ID",
           state: { state, id in state.board.present.cards[id: id].map { CardView($0, in: state) } }
         ) { (id: Int, origin, action: CardAction) in
           .board(Authored(origin, action.boardAction(card: id)))
         },
         .scope(
-          "chat", parameter: { $0 },
+          "chat", parameter: { $0 }, placeholder: "NAME",
           state: { state, name in state.chat.channels[id: name].map { ChannelView($0, in: state) } }
         ) { (name: String, origin, action: ChannelAction) in
           .chat(Authored(origin, action.chatAction(channel: name)))

@@ -45,7 +45,7 @@ import Testing
       .welcome(
         .init(
           protocolVersion: WireProtocol.version, logID: "9f2c00112233445566778899aabbccdd", user: "alice", seq: 17,
-          app: "Sample", scopes: [.init(name: "board", parameterized: false), .init(name: "card", parameterized: true)])),
+          app: "Sample", scopes: [.init(name: "board", parameterized: false), .init(name: "card", parameterized: true, usage: "card:ID")])),
       .snapshot(scope: "card:42", seq: 17, state: ["title": "Fix\nlogin", "cards": [["id": 1]]], logReplaced: false),
       .snapshot(scope: "card:42", seq: 17, state: .null, logReplaced: true),
       .update(
