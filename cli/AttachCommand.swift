@@ -33,7 +33,7 @@ struct AttachCommand: ParsableCommand {
 
   @OptionGroup var options: HomeOptions
 
-  @Argument(help: "The scope, such as board or card:1.")
+  @Argument(help: "The scope, such as board or card:1.", completion: ScopeCompletion.kind)
   var scope: String
 
   @Flag(help: "NDJSON in and out, for scripts.")

@@ -42,7 +42,9 @@ struct LogCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The last entry (default: the end).", valueName: "SEQ"))
     var to: Int64?
 
-    @Option(help: ArgumentHelp("Disclose only this scope's entries; the others are hash-only stubs, so the chain still verifies.", valueName: "SCOPE"))
+    @Option(
+      help: ArgumentHelp("Disclose only this scope's entries; the others are hash-only stubs, so the chain still verifies.", valueName: "SCOPE"),
+      completion: ScopeCompletion.kind)
     var scope: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file (default: standard output).", valueName: "FILE"))

@@ -25,7 +25,7 @@ struct SendCommand: ParsableCommand {
 
   @OptionGroup var options: HomeOptions
 
-  @Argument(help: "The scope, such as board or card:1.")
+  @Argument(help: "The scope, such as board or card:1.", completion: ScopeCompletion.kind)
   var scope: String
 
   @Argument(help: "The action, as JSON or in the scope's words.")

@@ -24,7 +24,7 @@ struct StateCommand: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("Rebuild the state as it was after this entry.", valueName: "SEQ"))
   var at: Int64?
 
-  @Argument(help: "A scope, such as board or card:1 (default: the whole state).")
+  @Argument(help: "A scope, such as board or card:1 (default: the whole state).", completion: ScopeCompletion.kind)
   var scope: String?
 
   func validate() throws {

@@ -1,0 +1,26 @@
+import ArgumentParser
+import ConcordClient
+import ConcordLog
+import Foundation
+
+/// Shell completion of a scope argument: the scopes the running daemon offers (its welcome),
+/// else the bundled app's; a parameterized one is offered as `card:` for the rest to be typed.
+enum ScopeCompletion {
+  static let kind = CompletionKind.custom { words, _, prefix in candidates(words: words, prefix: prefix) }
+
+  /// The scopes starting with `prefix`. `words` are the command line's, for its `--home`.
+  static func candidates(words: [String], prefix: String) -> [String] {
+    let home = words.firstIndex(of: "--home").flatMap { words.indices.contains($0 + 1) ? words[$0 + 1] : nil }
+    let layout = home.map { ConcordHome(URL(filePath: $0)) } ?? ConcordHome.resolve()
+    var names: [String]
+    if let connection = try? ClientConnection(socket: layout.socket, timeout: 0.5, presence: false) {
+      names = connection.welcome.scopes.map { $0.parameterized ? $0.name + ":" : $0.name }
+      connection.close()
+    } else {
+      names = BundledApp.current.scopeUsages.map { usage in
+        usage.firstIndex(of: ":").map { String(usage[...$0]) } ?? usage
+      }
+    }
+    return names.filter { $0.hasPrefix(prefix) }
+  }
+}
