@@ -24,7 +24,7 @@ struct Concord: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      AttachCommand.self, SendCommand.self, OutboxCommand.self, StateCommand.self, LogCommand.self,
+      AttachCommand.self, SendCommand.self, WordsCommand.self, OutboxCommand.self, StateCommand.self, LogCommand.self,
       DaemonCommand.self,
     ]
   )

@@ -144,8 +144,11 @@ final class FullScreenWindow {
     let bodyRows = max(1, size.rows - 4 - notes.count)
     var body: [String]
     if showingHelp {
+      // The whole list when it fits; else without the examples (`concord words` has them).
+      let fits = window.help.count + 5 <= bodyRows
+      let words = fits ? window.help : window.briefHelp + ["(concord words \(session.scope) shows an example of each)"]
       body = ["", " The words of \(session.scope) (Enter on an empty line goes back):", ""]
-        + (window.help + ["help", "q, quit or Ctrl-C: leave"]).map { TextFit.cut("   " + $0, width) }
+        + (words + ["help", "q, quit or Ctrl-C: leave"]).map { TextFit.cut("   " + $0, width) }
     } else if let state = session.displayedState {
       body = window.render(state, width)
     } else {

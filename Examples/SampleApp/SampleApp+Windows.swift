@@ -11,9 +11,9 @@ extension SampleApp {
           "counter", reducer: counterReducer, environment: (),
           render: { count, _ in ["", "  Count: \u{1B}[1m\(count)\u{1B}[0m"] },
           commands: [
-            WindowCommand("inc", help: "add one") { _ in .increment },
-            WindowCommand("dec", help: "take one away (not below zero)") { _ in .decrement },
-            WindowCommand("add", usage: "add N", help: "add N") { words in .add(amount: try words.integer(0, "N")) },
+            WindowCommand("inc", help: "add one", example: "inc") { _ in .increment },
+            WindowCommand("dec", help: "take one away (not below zero)", example: "dec") { _ in .decrement },
+            WindowCommand("add", usage: "add N", help: "add N", example: "add 5") { words in .add(amount: try words.integer(0, "N")) },
           ]),
         .scope(
           "notes", environment: (),
@@ -21,10 +21,10 @@ extension SampleApp {
             notes.isEmpty ? ["", "  (no notes yet: add one with `add TEXT`)"] : notes.map { line(for: $0, width: width) }
           },
           commands: [
-            WindowCommand<NotesAction>("add", usage: "add TEXT", help: "add a note") { words in
+            WindowCommand<NotesAction>("add", usage: "add TEXT", help: "add a note", example: "add buy milk") { words in
               .add(text: try words.rest(from: 0, "the note's text"))
             },
-            WindowCommand("remove", usage: "remove ID", help: "remove a note") { words in
+            WindowCommand("remove", usage: "remove ID", help: "remove a note", example: "remove 1") { words in
               .remove(id: try words.integer(0, "ID"))
             },
           ]),
@@ -32,10 +32,10 @@ extension SampleApp {
           "note", reducer: noteReducer, environment: (),
           render: { note, width in ["", line(for: note, width: width)] },
           commands: [
-            WindowCommand("edit", usage: "edit TEXT", help: "change the text") { words in
+            WindowCommand("edit", usage: "edit TEXT", help: "change the text", example: "edit buy oat milk") { words in
               .edit(text: try words.rest(from: 0, "the new text"))
             },
-            WindowCommand("toggle", help: "mark done, or not done") { _ in .toggle },
+            WindowCommand("toggle", help: "mark done, or not done", example: "toggle") { _ in .toggle },
           ]),
         .generic("presence"),
       ])

@@ -6,16 +6,20 @@ public struct WindowCommand<Action>: Sendable {
   public let word: String
   public let usage: String
   public let helpText: String
+  /// A line a person could type, shown in help with the action it makes as JSON.
+  public let example: String?
   public let make: @Sendable (CommandWords) throws -> Action
 
-  public init(_ word: String, usage: String? = nil, help: String, make: @escaping @Sendable (CommandWords) throws -> Action) {
+  public init(
+    _ word: String, usage: String? = nil, help: String, example: String? = nil,
+    make: @escaping @Sendable (CommandWords) throws -> Action
+  ) {
     self.word = word
     self.usage = usage ?? word
     self.helpText = help
+    self.example = example
     self.make = make
   }
-
-  var helpLine: String { usage.padding(toLength: max(usage.count, 24), withPad: " ", startingAt: 0) + helpText }
 
   static func parse(
     _ text: String, with commands: [WindowCommand], otherwise: (@Sendable (String) throws -> Action)? = nil

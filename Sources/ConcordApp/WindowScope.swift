@@ -21,8 +21,10 @@ public struct WindowScope: Sendable {
   public let render: @Sendable (JSONValue, _ width: Int) -> [String]
   /// An action from words (`add 5`); throws a ``CommandError`` saying what was expected.
   public let parse: @Sendable (String) throws -> JSONValue
-  /// One line per command, for `help`.
+  /// The commands as a person reads them (``CommandHelp``): `help` in a window and
+  /// `concord words` print these lines. ``briefHelp`` is the same list without the examples.
   public let help: [String]
+  public let briefHelp: [String]
   /// The state after the action, by the scope's own reducer; nil when it refuses or cannot tell.
   public let applyLocally: (@Sendable (JSONValue, JSONValue) -> JSONValue?)?
   /// True when the last lines matter most (a conversation): a window too short for all of
@@ -34,7 +36,7 @@ public struct WindowScope: Sendable {
 
   public init(
     name: String, render: @escaping @Sendable (JSONValue, Int) -> [String],
-    parse: @escaping @Sendable (String) throws -> JSONValue, help: [String],
+    parse: @escaping @Sendable (String) throws -> JSONValue, help: [String], briefHelp: [String]? = nil,
     applyLocally: (@Sendable (JSONValue, JSONValue) -> JSONValue?)?, showsEnd: Bool = false,
     check: (@Sendable (JSONValue) throws -> Void)? = nil
   ) {
@@ -44,6 +46,7 @@ public struct WindowScope: Sendable {
     self.render = render
     self.parse = parse
     self.help = help
+    self.briefHelp = briefHelp ?? help
     self.applyLocally = applyLocally
   }
 
@@ -78,7 +81,8 @@ public struct WindowScope: Sendable {
       }
     }
     return WindowScope(
-      name: name, render: renderJSON, parse: parse, help: commands.map(\.helpLine), applyLocally: apply,
+      name: name, render: renderJSON, parse: parse, help: CommandHelp.lines(for: commands),
+      briefHelp: CommandHelp.lines(for: commands, examples: false), applyLocally: apply,
       showsEnd: showsEnd, check: { _ = try $0.decode(Action.self) })
   }
 

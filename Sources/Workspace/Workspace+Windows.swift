@@ -86,37 +86,37 @@ extension CommandWords {
 /// The words of the `board` window.
 enum BoardCommands {
   static let all: [WindowCommand<BoardAction>] = [
-    WindowCommand("add", usage: "add \"TITLE\" [to COLUMN]", help: "add a card (to the first column unless named)") { words in
+    WindowCommand("add", usage: "add \"TITLE\" [to COLUMN]", help: "add a card (to the first column unless named)", example: "add \"Fix login\" to doing") { words in
       let (title, column) = try words.titleAndColumn(from: 0)
       return .addCard(title: title, column: column)
     },
-    WindowCommand("move", usage: "move ID COLUMN [POSITION]", help: "move a card; position 1 is the top") { words in
+    WindowCommand("move", usage: "move ID COLUMN [POSITION]", help: "move a card; position 1 is the top", example: "move 2 done") { words in
       .moveCard(id: try words.card(0), column: try words.word(1, "the column"), position: try words.position(2))
     },
-    WindowCommand("assign", usage: "assign ID USER", help: "assign a card to someone who joined") { words in
+    WindowCommand("assign", usage: "assign ID USER", help: "assign a card to someone who joined", example: "assign 2 bob") { words in
       .assign(id: try words.card(0), user: try words.word(1, "the person"))
     },
-    WindowCommand("unassign", usage: "unassign ID", help: "assign a card to nobody") { words in
+    WindowCommand("unassign", usage: "unassign ID", help: "assign a card to nobody", example: "unassign 2") { words in
       .assign(id: try words.card(0), user: nil)
     },
-    WindowCommand("due", usage: "due ID WHEN", help: "set the due date: tomorrow 17:00, friday, in 2 hours, none") { words in
+    WindowCommand("due", usage: "due ID WHEN", help: "set the due date: tomorrow 17:00, friday, in 2 hours, none", example: "due 2 2026-12-01 09:30") { words in
       .setDue(id: try words.card(0), due: try words.dueDate(from: 1))
     },
-    WindowCommand("label", usage: "label ID LABEL", help: "add a label") { words in
+    WindowCommand("label", usage: "label ID LABEL", help: "add a label", example: "label 2 urgent") { words in
       .label(id: try words.card(0), label: try words.word(1, "the label"))
     },
-    WindowCommand("unlabel", usage: "unlabel ID LABEL", help: "take a label off") { words in
+    WindowCommand("unlabel", usage: "unlabel ID LABEL", help: "take a label off", example: "unlabel 2 urgent") { words in
       .unlabel(id: try words.card(0), label: try words.word(1, "the label"))
     },
-    WindowCommand("edit", usage: "edit ID TITLE", help: "change a card's title") { words in
+    WindowCommand("edit", usage: "edit ID TITLE", help: "change a card's title", example: "edit 2 Fix the login page") { words in
       .editCard(id: try words.card(0), title: try words.rest(from: 1, "the new title"), description: nil)
     },
-    WindowCommand("describe", usage: "describe ID TEXT", help: "set a card's description") { words in
+    WindowCommand("describe", usage: "describe ID TEXT", help: "set a card's description", example: "describe 2 Users see a blank page") { words in
       .editCard(id: try words.card(0), title: nil, description: try words.rest(from: 1, "the description"))
     },
-    WindowCommand("archive", usage: "archive ID", help: "archive a card") { words in .archive(id: try words.card(0)) },
-    WindowCommand("restore", usage: "restore ID", help: "bring an archived card back") { words in .restore(id: try words.card(0)) },
-    WindowCommand("column", usage: "column add|rename|move|remove NAME …", help: "change the columns") { words in
+    WindowCommand("archive", usage: "archive ID", help: "archive a card", example: "archive 2") { words in .archive(id: try words.card(0)) },
+    WindowCommand("restore", usage: "restore ID", help: "bring an archived card back", example: "restore 2") { words in .restore(id: try words.card(0)) },
+    WindowCommand("column", usage: "column add|rename|move|remove NAME …", help: "change the columns", example: "column add review 3") { words in
       let name = try words.word(1, "the column's name")
       switch try words.word(0, "add, rename, move or remove").lowercased() {
       case "add": return .addColumn(name: name, limit: words.all.count > 2 ? try words.limit(2) : nil)
@@ -126,30 +126,30 @@ enum BoardCommands {
       case let other: throw CommandError("column \(other)? use column add, rename, move or remove")
       }
     },
-    WindowCommand("limit", usage: "limit COLUMN N|none", help: "set a column's work-in-progress limit") { words in
+    WindowCommand("limit", usage: "limit COLUMN N|none", help: "set a column's work-in-progress limit", example: "limit doing 3") { words in
       .limitColumn(name: try words.word(0, "the column"), limit: try words.limit(1))
     },
-    WindowCommand("invite", usage: "invite USER", help: "let someone be assigned before they join") { words in
+    WindowCommand("invite", usage: "invite USER", help: "let someone be assigned before they join", example: "invite carol") { words in
       .invite(user: try words.word(0, "the person"))
     },
-    WindowCommand("undo", help: "take back your last change") { _ in .undo },
-    WindowCommand("redo", help: "put back the change you undid") { _ in .redo },
+    WindowCommand("undo", help: "take back your last change", example: "undo") { _ in .undo },
+    WindowCommand("redo", help: "put back the change you undid", example: "redo") { _ in .redo },
   ]
 }
 
 /// The words of a `column:NAME` window.
 enum ColumnCommands {
   static let all: [WindowCommand<ColumnAction>] = [
-    WindowCommand("add", usage: "add \"TITLE\"", help: "add a card to this column") { words in
+    WindowCommand("add", usage: "add \"TITLE\"", help: "add a card to this column", example: "add \"Write the release notes\"") { words in
       .addCard(title: try words.rest(from: 0, "the card's title"))
     },
-    WindowCommand("move", usage: "move ID [POSITION]", help: "move a card here; position 1 is the top") { words in
+    WindowCommand("move", usage: "move ID [POSITION]", help: "move a card here; position 1 is the top", example: "move 2 1") { words in
       .moveCard(id: try words.card(0), position: try words.position(1))
     },
-    WindowCommand("limit", usage: "limit N|none", help: "set this column's work-in-progress limit") { words in
+    WindowCommand("limit", usage: "limit N|none", help: "set this column's work-in-progress limit", example: "limit 3") { words in
       .limit(try words.limit(0))
     },
-    WindowCommand("rename", usage: "rename NAME", help: "rename this column") { words in
+    WindowCommand("rename", usage: "rename NAME", help: "rename this column", example: "rename in-review") { words in
       .rename(to: try words.word(0, "the new name"))
     },
   ]
@@ -158,41 +158,41 @@ enum ColumnCommands {
 /// The words of a `card:ID` window.
 enum CardCommands {
   static let all: [WindowCommand<CardAction>] = [
-    WindowCommand("title", usage: "title TEXT", help: "change the title") { words in
+    WindowCommand("title", usage: "title TEXT", help: "change the title", example: "title Fix the login page") { words in
       .edit(title: try words.rest(from: 0, "the new title"), description: nil)
     },
-    WindowCommand("describe", usage: "describe TEXT", help: "set the description") { words in
+    WindowCommand("describe", usage: "describe TEXT", help: "set the description", example: "describe Users see a blank page") { words in
       .edit(title: nil, description: try words.rest(from: 0, "the description"))
     },
-    WindowCommand("move", usage: "move COLUMN [POSITION]", help: "move the card") { words in
+    WindowCommand("move", usage: "move COLUMN [POSITION]", help: "move the card", example: "move done") { words in
       .move(column: try words.word(0, "the column"), position: try words.position(1))
     },
-    WindowCommand("assign", usage: "assign USER", help: "assign the card") { words in .assign(user: try words.word(0, "the person")) },
-    WindowCommand("unassign", help: "assign the card to nobody") { _ in .assign(user: nil) },
-    WindowCommand("label", usage: "label LABEL", help: "add a label") { words in .label(try words.word(0, "the label")) },
-    WindowCommand("unlabel", usage: "unlabel LABEL", help: "take a label off") { words in .unlabel(try words.word(0, "the label")) },
-    WindowCommand("due", usage: "due WHEN", help: "tomorrow 17:00, friday, in 2 hours, 2026-12-01 09:30, none") { words in
+    WindowCommand("assign", usage: "assign USER", help: "assign the card", example: "assign bob") { words in .assign(user: try words.word(0, "the person")) },
+    WindowCommand("unassign", help: "assign the card to nobody", example: "unassign") { _ in .assign(user: nil) },
+    WindowCommand("label", usage: "label LABEL", help: "add a label", example: "label urgent") { words in .label(try words.word(0, "the label")) },
+    WindowCommand("unlabel", usage: "unlabel LABEL", help: "take a label off", example: "unlabel urgent") { words in .unlabel(try words.word(0, "the label")) },
+    WindowCommand("due", usage: "due WHEN", help: "tomorrow 17:00, friday, in 2 hours, 2026-12-01 09:30, none", example: "due 2026-12-01 09:30") { words in
       .setDue(try words.dueDate(from: 0))
     },
-    WindowCommand("archive", help: "archive the card") { _ in .archive },
-    WindowCommand("restore", help: "bring the card back") { _ in .restore },
+    WindowCommand("archive", help: "archive the card", example: "archive") { _ in .archive },
+    WindowCommand("restore", help: "bring the card back", example: "restore") { _ in .restore },
   ]
 }
 
 /// The words of a `chat:NAME` window; a line that is no command is said.
 enum ChannelCommands {
   static let all: [WindowCommand<ChannelAction>] = [
-    WindowCommand("say", usage: "say TEXT", help: "say something (plain text works too); @name mentions, #42 links a card") { words in
+    WindowCommand("say", usage: "say TEXT", help: "say something (plain text works too); @name mentions, #42 links a card", example: "say the build is green @bob") { words in
       guard !words.all.isEmpty else { throw CommandError("what to say is missing") }
       return .say(words.raw.trimmingCharacters(in: .whitespaces))
     },
-    WindowCommand("edit", usage: "edit N TEXT", help: "change your message N") { words in
+    WindowCommand("edit", usage: "edit N TEXT", help: "change your message N", example: "edit 3 the build is green again") { words in
       .edit(message: try words.integer(0, "the message's number"), text: try words.rest(from: 1, "the new text"))
     },
-    WindowCommand("delete", usage: "delete N", help: "delete your message N") { words in
+    WindowCommand("delete", usage: "delete N", help: "delete your message N", example: "delete 3") { words in
       .delete(message: try words.integer(0, "the message's number"))
     },
-    WindowCommand("channel", usage: "channel NAME", help: "open a new channel (then: concord attach chat:NAME)") { words in
+    WindowCommand("channel", usage: "channel NAME", help: "open a new channel (then: concord attach chat:NAME)", example: "channel random") { words in
       .createChannel(name: try words.word(0, "the channel's name"))
     },
   ]

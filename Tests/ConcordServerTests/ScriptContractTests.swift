@@ -1,5 +1,7 @@
+import ConcordApp
 import Foundation
 import Testing
+import Workspace
 
 /// What a script relies on from `concord`, as the README states it: `attach --json` starts with
 /// the scope's whole state, a scope that names nothing is a failure that says so, and a
@@ -36,5 +38,17 @@ import Testing
     _ = daemon.terminate()
     #expect(try ConcordCLI.run(["send", "counter", #"{"nope":{}}"#], home: daemon.home).status == 2)
     #expect(try ConcordCLI.run(["outbox", "list"], home: daemon.home).output.contains("empty"))
+  }
+
+  @Test func wordsListsWhatAWindowsHelpShows() throws {
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    for scope in ["board", "card:1", "chat:general"] {
+      let words = try ConcordCLI.run(["words", scope], home: home, app: "workspace")
+      #expect(words.status == 0, "\(words.error)")
+      let window = try #require(Workspace.client.scope(named: String(scope.split(separator: ":")[0])))
+      #expect(words.output == window.help.joined(separator: "\n") + "\n", "\(scope)")
+    }
+    #expect(try ConcordCLI.run(["words", "nosuch"], home: home, app: "workspace").status == 2)
   }
 }
