@@ -199,8 +199,8 @@ let package = Package(
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ],
-      // The independent wire peer, run by WireContractTests.
-      exclude: ["wire_contract_peer.py"]
+      // The independent wire peer, run by WireContractTests; logs written by earlier builds.
+      exclude: ["wire_contract_peer.py", "Fixtures"]
     ),
     // What an app is, on its own: the words people type into a scope, what a scope's state is.
     .testTarget(name: "ConcordAppTests", dependencies: ["ConcordApp", "PropertyRandom"]),

@@ -1,0 +1,73 @@
+import ConcordLog
+import Foundation
+import Testing
+
+/// A Workspace log written by an earlier build (`Fixtures/workspace-v1`, made by
+/// `scripts/make-workspace-fixture.sh` with every kind of Workspace action in it) keeps working:
+/// this build's daemon boots it and carries on, and the entries it had export to the same bytes,
+/// as the chain requires.
+@Suite struct WorkspaceFixtureTests {
+  /// Every kind of action the Workspace logs, as `case` or `case.subcase`: the fixture must hold
+  /// each. (`presence.cleared` is reduced inside `booted`, never logged.)
+  static let everyKind: Set<String> = [
+    "board.addCard", "board.editCard", "board.moveCard", "board.assign", "board.label", "board.unlabel",
+    "board.setDue", "board.archive", "board.restore", "board.addColumn", "board.renameColumn", "board.moveColumn",
+    "board.limitColumn", "board.removeColumn", "board.invite", "board.undo", "board.redo",
+    "chat.say", "chat.edit", "chat.delete", "chat.createChannel",
+    "presence.attached", "presence.detached", "reminders.fellDue", "reminders.raise", "booted",
+  ]
+
+  @Test func aLogFromAnEarlierBuildBootsVerifiesAndCarriesOnWithItsEntriesUnchanged() throws {
+    let home = try Self.copyOfFixture()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let before = try Self.export(home)
+    let entries = before.filter { $0.contains(#""type":"entry""#) }
+    #expect(entries.count == 50)
+    #expect(Set(try entries.map(Self.kind)) == Self.everyKind)
+    #expect(try ConcordCLI.run(["log", "verify"], home: home, app: "workspace").status == 0)
+
+    let daemon = try DaemonProcess(home: home, app: "workspace").start()
+    let sent = try ConcordCLI.run(["send", "chat:general", "still here after the upgrade"], home: home, app: "workspace")
+    #expect(sent.status == 0, "\(sent.error)")
+    _ = daemon.terminate()
+
+    let after = try Self.export(home)
+    let kept = after.filter { $0.contains(#""type":"entry""#) }
+    #expect(kept.count > 51, "the new action, and the daemon's boot")
+    #expect(Array(kept.prefix(50)) == entries, "the old entries export to the same bytes")
+    #expect(try ConcordCLI.run(["log", "verify"], home: home, app: "workspace").status == 0)
+    let state = try ConcordCLI.run(["state", "chat:general"], home: home, app: "workspace")
+    #expect(state.output.contains("still here after the upgrade"), "\(state.output)")
+  }
+
+  /// The fixture in a fresh home (0700), its files 0600 as a home keeps them.
+  static func copyOfFixture() throws -> URL {
+    let home = DaemonProcess.makeHome()
+    let fixture = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Fixtures/workspace-v1")
+    for name in ["log.sqlite", "log.sqlite.pub", "log.sqlite.checkpoint", "key"] {
+      let target = home.appending(path: name)
+      try FileManager.default.copyItem(at: fixture.appending(path: name), to: target)
+      try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
+    }
+    return home
+  }
+
+  static func export(_ home: URL) throws -> [String] {
+    let export = try ConcordCLI.run(["log", "export", "--format", "jsonl"], home: home, app: "workspace")
+    try #require(export.status == 0, "\(export.error)")
+    return export.output.split(separator: "\n").map(String.init)
+  }
+
+  /// `board.addCard` for an entry whose action is the board's `addCard`, read from the JSON text
+  /// alone: the outer case, then the inner one (inside the payload and its `action`).
+  static func kind(of entry: String) throws -> String {
+    let record = try #require(try JSONSerialization.jsonObject(with: Data(entry.utf8)) as? [String: Any])
+    let text = try #require(record["action"] as? String)
+    let action = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    let outer = try #require(action.keys.first)
+    var payload = action[outer] as? [String: Any] ?? [:]
+    if let wrapped = payload["_0"] as? [String: Any] { payload = wrapped }
+    if let inner = payload["action"] as? [String: Any] { payload = inner }
+    return payload.keys.first.map { "\(outer).\($0)" } ?? outer
+  }
+}
