@@ -53,23 +53,9 @@ import Testing
     #expect(model.output.hasPrefix("ok 6 0"), "\(model.output) \(model.error)")
   }
 
-  /// Runs `program` (found on PATH) to its end; its output and error.
-  static func tool(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(filePath: "/usr/bin/env")
-    process.arguments = [program] + arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let errorData = LockedData()
-    let reader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }
-    reader.start()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    while !errorData.isSet { usleep(1000) }
-    return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData.value, as: UTF8.self))
+  /// Runs `program` (found on PATH) to its end.
+  static func tool(_ program: String, _ arguments: [String]) throws -> ConcordCLI.Result {
+    try ConcordCLI.runProgram(URL(filePath: "/usr/bin/env"), [program] + arguments)
   }
 
   static var model: URL {

@@ -26,10 +26,17 @@ enum ConcordCLI {
   ///
   /// `app` is the bundled app it speaks (CONCORD_APP): the sample app unless a test says.
   static func run(_ arguments: [String], home: URL, input: String? = nil, app: String = "sample") throws -> Result {
+    try runProgram(binary, arguments, environment: environment(home: home, app: app), input: input)
+  }
+
+  /// Runs `executable` to its end, with `input` on standard input; its output and error.
+  static func runProgram(
+    _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
+  ) throws -> Result {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = executable
     process.arguments = arguments
-    process.environment = environment(home: home, app: app)
+    if let environment { process.environment = environment }
     let output = Pipe()
     let error = Pipe()
     let stdin = Pipe()

@@ -36,18 +36,10 @@ import Testing
       _concord "${COMP_WORDS[0]}" "${COMP_WORDS[$COMP_CWORD]}" "${COMP_WORDS[$((COMP_CWORD-1))]}"
       printf '%s\\n' "${COMPREPLY[@]}"
       """
-    let process = Process()
-    process.executableURL = URL(filePath: "/bin/bash")
-    process.arguments = ["-c", driver, "driver", scriptFile.path, line]
     var environment = ConcordCLI.environment(home: home, app: app)
     environment["PATH"] = ConcordCLI.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+    let bash = try ConcordCLI.runProgram(
+      URL(filePath: "/bin/bash"), ["-c", driver, "driver", scriptFile.path, line], environment: environment)
+    return bash.output.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
   }
 }
