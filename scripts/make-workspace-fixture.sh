@@ -3,7 +3,8 @@
 # built from this checkout, holding every kind of Workspace action (every board, column, card
 # and chat command, presence, a reminder that fell due, a restart's `booted`), with its key.
 # A later version of Workspace must boot it, replay it, verify it and export it unchanged
-# (WorkspaceFixtureTests). Run it only to make the fixture of a version that is about to change.
+# (WorkspaceFixtureTests), and reach the state this build printed (state.json). Run it only to
+# make the fixture of a version that is about to change.
 #
 #   scripts/make-workspace-fixture.sh            # builds, then writes the fixture
 set -euo pipefail
@@ -87,6 +88,9 @@ mkdir -p "$out"
 rm -f "$out"/*
 cp "$home/log.sqlite" "$home/log.sqlite.pub" "$home/log.sqlite.checkpoint" "$home/key" "$out/"
 for suffix in -wal -shm; do [[ -e "$home/log.sqlite$suffix" ]] && { echo "the log kept a $suffix file" >&2; exit 1; }; done
+# The whole state the log replays to, as this build prints it: a later build must reach the
+# same state from the same entries.
+"$bin/concord" state --home "$home" > "$out/state.json" 2>/dev/null
 "$bin/concord" --version > "$out/made-by.txt" 2>/dev/null || true
 git rev-parse --short HEAD >> "$out/made-by.txt"
 echo "wrote $out: $(sqlite3 "$out/log.sqlite" 'SELECT count(*) FROM entries') entries"

@@ -1,3 +1,4 @@
+import ConcordJSON
 import ConcordLog
 import Foundation
 import Testing
@@ -25,6 +26,10 @@ import Testing
     #expect(entries.count == 50)
     #expect(Set(try entries.map(Self.kind)) == Self.everyKind)
     #expect(try ConcordCLI.run(["log", "verify"], home: home, app: "workspace").status == 0)
+    // Replayed from the log alone, the state is the one the build that wrote it printed.
+    let replayed = try ConcordCLI.run(["state"], home: home, app: "workspace")
+    let printed = try Data(contentsOf: Self.fixture.appending(path: "state.json"))
+    #expect(try JSONValue(parsing: replayed.output) == (try JSONValue(parsing: String(decoding: printed, as: UTF8.self))))
 
     let daemon = try DaemonProcess(home: home, app: "workspace").start()
     let sent = try ConcordCLI.run(["send", "chat:general", "still here after the upgrade"], home: home, app: "workspace")
@@ -40,10 +45,11 @@ import Testing
     #expect(state.output.contains("still here after the upgrade"), "\(state.output)")
   }
 
+  static let fixture = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Fixtures/workspace-v1")
+
   /// The fixture in a fresh home (0700), its files 0600 as a home keeps them.
   static func copyOfFixture() throws -> URL {
     let home = DaemonProcess.makeHome()
-    let fixture = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Fixtures/workspace-v1")
     for name in ["log.sqlite", "log.sqlite.pub", "log.sqlite.checkpoint", "key"] {
       let target = home.appending(path: name)
       try FileManager.default.copyItem(at: fixture.appending(path: name), to: target)
