@@ -4,7 +4,9 @@
 # and chat command, presence, a reminder that fell due, a restart's `booted`), with its key.
 # A later version of Workspace must boot it, replay it, verify it and export it unchanged
 # (WorkspaceFixtureTests), and reach the state this build printed (state.json). Run it only to
-# make the fixture of a version that is about to change.
+# make the fixture of a version that is about to change, on that version's commit: the
+# workspace-v1 fixture was made at 4098e44 (its actions in that version's JSON, such as the
+# `{"setDue":{"_0":…}}` below), e.g. in `git worktree add /tmp/v1 4098e44`.
 #
 #   scripts/make-workspace-fixture.sh            # builds, then writes the fixture
 set -euo pipefail

@@ -8,7 +8,8 @@ public enum ColumnAction: Codable, Equatable, Sendable {
   case addCard(title: String)
   /// Moves a card of the board into this column, at `position` (nil: the bottom).
   case moveCard(id: Int, position: Int?)
-  case limit(Int?)
+  /// The column's work-in-progress limit; nil for none.
+  case limit(to: Int?)
   case rename(to: String)
 
   func boardAction(column: String) -> BoardAction {
@@ -26,9 +27,9 @@ public enum CardAction: Codable, Equatable, Sendable {
   case edit(title: String?, description: String?)
   case move(column: String, position: Int?)
   case assign(user: String?)
-  case label(String)
-  case unlabel(String)
-  case setDue(Date?)
+  case label(name: String)
+  case unlabel(name: String)
+  case setDue(due: Date?)
   case archive
   case restore
 
@@ -48,7 +49,7 @@ public enum CardAction: Codable, Equatable, Sendable {
 
 /// What a `chat:NAME` window does in its channel.
 public enum ChannelAction: Codable, Equatable, Sendable {
-  case say(String)
+  case say(text: String)
   case edit(message: Int, text: String)
   case delete(message: Int)
   /// Opens another channel.

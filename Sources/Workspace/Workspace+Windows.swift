@@ -31,7 +31,7 @@ extension Workspace {
         .scope(
           "chat", environment: (),
           render: { (view: ChannelView, width) in ChatRendering.lines(view, width: width, palette: palette) },
-          commands: ChannelCommands.all, otherwise: { .say($0) }, showsEnd: true),
+          commands: ChannelCommands.all, otherwise: { .say(text: $0) }, showsEnd: true),
         .scope(
           "presence", environment: (),
           render: { (presence: Presence, width) in FeedRendering.presence(presence, width: width, palette: palette) },
@@ -147,7 +147,7 @@ enum ColumnCommands {
       .moveCard(id: try words.card(0), position: try words.position(1))
     },
     WindowCommand("limit", usage: "limit N|none", help: "set this column's work-in-progress limit", example: "limit 3") { words in
-      .limit(try words.limit(0))
+      .limit(to: try words.limit(0))
     },
     WindowCommand("rename", usage: "rename NAME", help: "rename this column", example: "rename in-review") { words in
       .rename(to: try words.word(0, "the new name"))
@@ -169,10 +169,10 @@ enum CardCommands {
     },
     WindowCommand("assign", usage: "assign USER", help: "assign the card", example: "assign bob") { words in .assign(user: try words.word(0, "the person")) },
     WindowCommand("unassign", help: "assign the card to nobody", example: "unassign") { _ in .assign(user: nil) },
-    WindowCommand("label", usage: "label LABEL", help: "add a label", example: "label urgent") { words in .label(try words.word(0, "the label")) },
-    WindowCommand("unlabel", usage: "unlabel LABEL", help: "take a label off", example: "unlabel urgent") { words in .unlabel(try words.word(0, "the label")) },
+    WindowCommand("label", usage: "label LABEL", help: "add a label", example: "label urgent") { words in .label(name: try words.word(0, "the label")) },
+    WindowCommand("unlabel", usage: "unlabel LABEL", help: "take a label off", example: "unlabel urgent") { words in .unlabel(name: try words.word(0, "the label")) },
     WindowCommand("due", usage: "due WHEN", help: "tomorrow 17:00, friday, in 2 hours, 2026-12-01 09:30, none", example: "due 2026-12-01 09:30") { words in
-      .setDue(try words.dueDate(from: 0))
+      .setDue(due: try words.dueDate(from: 0))
     },
     WindowCommand("archive", help: "archive the card", example: "archive") { _ in .archive },
     WindowCommand("restore", help: "bring the card back", example: "restore") { _ in .restore },
@@ -184,7 +184,7 @@ enum ChannelCommands {
   static let all: [WindowCommand<ChannelAction>] = [
     WindowCommand("say", usage: "say TEXT", help: "say something (plain text works too); @name mentions, #42 links a card", example: "say the build is green @bob") { words in
       guard !words.all.isEmpty else { throw CommandError("what to say is missing") }
-      return .say(words.raw.trimmingCharacters(in: .whitespaces))
+      return .say(text: words.raw.trimmingCharacters(in: .whitespaces))
     },
     WindowCommand("edit", usage: "edit N TEXT", help: "change your message N", example: "edit 3 the build is green again") { words in
       .edit(message: try words.integer(0, "the message's number"), text: try words.rest(from: 1, "the new text"))

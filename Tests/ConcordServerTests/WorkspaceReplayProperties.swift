@@ -210,7 +210,7 @@ import Glibc
       return random.pick([
         ["addCard": ["title": title]],
         ["moveCard": object(["id": id, "position": position])],
-        ["limit": object(["_0": optional(&random, integer(&random, 0...3))])],
+        ["limit": object(["to": optional(&random, integer(&random, 0...3))])],
         ["rename": ["to": .string(random.pick(["next", "todo", "bad name"]))]],
       ])
     }
@@ -219,9 +219,9 @@ import Glibc
         ["edit": object(["title": optional(&random, title), "description": optional(&random, "more")])],
         ["move": object(["column": .string(names.column), "position": position])],
         ["assign": object(["user": optional(&random, .string(names.person))])],
-        ["label": ["_0": label]],
-        ["unlabel": ["_0": label]],
-        ["setDue": object(["_0": optional(&random, date)])],
+        ["label": ["name": label]],
+        ["unlabel": ["name": label]],
+        ["setDue": object(["due": optional(&random, date)])],
         ["archive": [:]],
         ["restore": [:]],
       ])
@@ -230,7 +230,7 @@ import Glibc
       let message = JSONValue.number(Double(names.message))
       let text: JSONValue = .string(random.pick(["hi", "see #1 @nobody", "", "done @root"]))
       return random.pick([
-        ["say": ["_0": text]], ["say": ["_0": text]],
+        ["say": ["text": text]], ["say": ["text": text]],
         ["edit": ["message": message, "text": text]],
         ["delete": ["message": message]],
         ["createChannel": ["name": .string(random.pick(["ops", "random", "bad name"]))]],

@@ -39,11 +39,11 @@ import Testing
   }
 
   @Test func aChatLineIsSaidAsTyped() throws {
-    #expect(try decoded("chat", "hello @bob see #42, it's broken", as: ChannelAction.self) == .say("hello @bob see #42, it's broken"))
-    #expect(try decoded("chat", "say don't \"quote\" me", as: ChannelAction.self) == .say("don't \"quote\" me"))
-    #expect(try decoded("chat", #""say"  keep  the   spacing"#, as: ChannelAction.self) == .say("keep  the   spacing"))
+    #expect(try decoded("chat", "hello @bob see #42, it's broken", as: ChannelAction.self) == .say(text: "hello @bob see #42, it's broken"))
+    #expect(try decoded("chat", "say don't \"quote\" me", as: ChannelAction.self) == .say(text: "don't \"quote\" me"))
+    #expect(try decoded("chat", #""say"  keep  the   spacing"#, as: ChannelAction.self) == .say(text: "keep  the   spacing"))
     #expect(try decoded("chat", "delete 3", as: ChannelAction.self) == .delete(message: 3))
-    #expect(try decoded("card", "label bug", as: CardAction.self) == .label("bug"))
+    #expect(try decoded("card", "label bug", as: CardAction.self) == .label(name: "bug"))
     #expect(try decoded("column", "add Write docs", as: ColumnAction.self) == .addCard(title: "Write docs"))
   }
 
