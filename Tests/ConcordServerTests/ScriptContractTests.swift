@@ -51,4 +51,13 @@ import Workspace
     }
     #expect(try ConcordCLI.run(["words", "nosuch"], home: home, app: "workspace").status == 2)
   }
+
+  @Test func aChatMessageIsSentAsAPersonWouldWriteIt() throws {
+    let daemon = try DaemonProcess(app: "workspace").start()
+    let said = try ConcordCLI.run(["send", "chat:general", #"{"say":{"text":"hello"}}"#], home: daemon.home, app: "workspace")
+    #expect(said.status == 0, "\(said.error)")
+    #expect(try ConcordCLI.run(["state", "chat:general"], home: daemon.home, app: "workspace").output.contains(#""hello""#))
+    let old = try ConcordCLI.run(["send", "chat:general", #"{"say":{"_0":"hello"}}"#], home: daemon.home, app: "workspace")
+    #expect(old.status == 2, "\(old.error)")
+  }
 }
