@@ -48,4 +48,39 @@ import Testing
     guard case .error(.badMessage, _, 3)? = after else { Issue.record("after a restart: \(String(describing: after))"); return }
     #expect(await host.committedNow.state.counter == 2)
   }
+
+  /// The owner of a client id from before a restart is looked up in the log, in its first
+  /// entry. When that entry cannot be read, the action is not taken on trust: it is answered
+  /// `unavailable`, saying the log could not be read, and nothing is applied.
+  @Test func anUnreadableFirstEntryIsNotTakenOnTrust() async throws {
+    let hosted = try InProcessHost(app: SampleApp.hosted)
+    defer { hosted.removeHome() }
+    let first = try hosted.makeHost()
+    let alice = await hosted.window("alice", on: first, attachedTo: "counter")
+    await first.handle(.send(scope: "counter", action: Self.increment, client: "c-alice", cseq: 1), from: alice)
+    guard case .ack(_, 1, let seq)? = try await alice.queue.messages(untilAnswerTo: 1).last else {
+      Issue.record("alice's first action was not acknowledged")
+      return
+    }
+    // Someone else acts after her, and the state is kept in a snapshot: the restarted daemon
+    // boots without reading alice's entry, which then stops opening.
+    await first.handle(.send(scope: "counter", action: Self.increment, client: "c-bob", cseq: 1), from: alice)
+    _ = try await alice.queue.messages(untilAnswerTo: 1)
+    await first.drain()
+    let (last, state) = await first.committedNow
+    try hosted.log.saveSnapshot(state, at: last)
+    try LogTamper.run(LogTamper.changeFirstCiphertextByte(ofEntry: Int(seq)), on: hosted.home)
+
+    let second = try hosted.makeHost()
+    let again = await hosted.window("alice-2", on: second, attachedTo: "counter")
+    await second.handle(.send(scope: "counter", action: Self.increment, client: "c-alice", cseq: 2), from: again)
+    let answer = try await again.queue.messages(untilAnswerTo: 2).last
+    guard case let .error(code, message, cseq)? = answer else {
+      Issue.record("answered \(String(describing: answer))")
+      return
+    }
+    #expect(code == .unavailable && cseq == 2)
+    #expect(message.contains("the log could not be read"), "\(message)")
+    #expect(await second.committedNow.state.counter == 2)
+  }
 }
