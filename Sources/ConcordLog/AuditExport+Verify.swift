@@ -42,7 +42,7 @@ extension AuditExport {
   public static func verify(fileAt url: URL, publicKey: [UInt8]? = nil) throws -> Verification {
     let handle = try FileHandle(forReadingFrom: url)
     defer { try? handle.close() }
-    return verify(byteLines: LineReader(handle: handle), publicKey: publicKey)
+    return verify(byteLines: LineReader(handle: handle, maximumLineBytes: maximumLineBytes), publicKey: publicKey)
   }
 
   static func verify(byteLines lines: some Sequence<[UInt8]>, publicKey: [UInt8]?) -> Verification {
@@ -91,6 +91,9 @@ private struct VerifierState {
     // The seq this line should hold, named when the line itself cannot say.
     let placeSeq: Int64? = number > 1 ? expectedSeq : nil
     guard !sawFooter else { return fail("there is text after the footer") }
+    guard line.count <= AuditExport.maximumLineBytes else {
+      return fail("the line is longer than any record of an export (at most \(AuditExport.maximumLineBytes) bytes)", seq: placeSeq)
+    }
     let members: [String: JSONValue]
     do {
       members = try ExportJSON.object(line)

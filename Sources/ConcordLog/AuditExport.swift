@@ -10,6 +10,10 @@ import Foundation
 /// ```
 public enum AuditExport {
   static let formatName = "concord-audit-v1"
+  /// The longest line a record of an export can be: an entry's action is at most 1 MiB as the
+  /// daemon logs it, and JSON escapes a byte in at most six; the rest of a record is small. A
+  /// longer line is refused without being read whole, so a hostile file cannot fill memory.
+  public static let maximumLineBytes = 8 << 20
   static let csvColumns = [
     "seq", "time", "user", "client", "cseq", "scope", "action", "outcome", "reason", "app",
     "app_version", "salt", "prev_hash", "hash",

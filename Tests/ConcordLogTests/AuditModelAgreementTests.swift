@@ -180,6 +180,25 @@ import Testing
   }
 
   /// Where a tail was cut, the verifier names the first missing seq.
+  /// No record is longer than 8 MiB, so a longer line is refused by both, where it is, even
+  /// when it is otherwise sound JSON (here an entry padded with insignificant whitespace); one
+  /// of exactly 8 MiB is still read.
+  @Test func aLineLongerThanAnyRecordIsRefusedByBoth() throws {
+    let (fixture, log) = try hostileLog()
+    let lines = try export(log)
+    /// Entry 1's line padded with whitespace after its `{` to `length` bytes.
+    func padded(to length: Int) -> String {
+      var padded = lines
+      let entry = lines[1]
+      padded[1] = "{" + String(repeating: " ", count: length - entry.utf8.count) + entry.dropFirst()
+      return padded.joined(separator: "\n") + "\n"
+    }
+    let atTheLimit = try verdicts(padded(to: AuditExport.maximumLineBytes), in: fixture, key: log.publicKey)
+    #expect(atTheLimit.swift == nil && atTheLimit.model == nil, "\(atTheLimit.modelSays)")
+    let overIt = try verdicts(padded(to: AuditExport.maximumLineBytes + 1), in: fixture, key: log.publicKey)
+    #expect(overIt.swift == 2 && overIt.model == 2, "\(overIt.modelSays)")
+  }
+
   @Test func anExportCutBeforeItsFooterNamesTheMissingSeq() throws {
     let fixture = LogFixture()
     let log = try fixture.open()

@@ -45,4 +45,25 @@ import Testing
       #expect(same, "seed \(seed): \(read.map(\.count)) lines' lengths, the model's \(model.map(\.count))")
     }
   }
+
+  /// With a limit, a line longer than it comes as its first `limit + 1` bytes and the rest of it
+  /// is skipped: the model cuts each of its lines so.
+  @Test func aLineOverTheLimitComesCutJustPastIt() throws {
+    let directory = FileManager.default.temporaryDirectory.appending(path: "concord-lines-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for seed in PropertyRandom.seeds(from: 0x11E6, count: 60) {
+      var random = PropertyRandom(seed: seed)
+      let bytes = Self.randomFile(&random)
+      let limit = random.pick([0, 1, 100, (1 << 16) - 1, 1 << 16, 100_000])
+      let file = directory.appending(path: "\(seed).jsonl")
+      try Data(bytes).write(to: file)
+      let handle = try FileHandle(forReadingFrom: file)
+      defer { try? handle.close() }
+      let read = Array(LineReader(handle: handle, maximumLineBytes: limit))
+      let model = Self.modelLines(bytes).map { $0.count > limit ? Array($0.prefix(limit + 1)) : $0 }
+      let same = read == model
+      #expect(same, "seed \(seed), limit \(limit): \(read.map(\.count)) lines' lengths, the model's \(model.map(\.count))")
+    }
+  }
 }

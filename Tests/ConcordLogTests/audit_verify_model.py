@@ -314,6 +314,10 @@ class Walk:
             raise Broken("no footer: cut short", self.next)
 
 
+# WHAT A READER ACCEPTS: a line is at most 8,388,608 bytes without its "\n".
+MAX_LINE_BYTES = 8 * 1024 * 1024
+
+
 def verify_jsonl(data, trusted_key):
     """(True, walk, None) or (False, failing line, Broken)."""
     walk = Walk(trusted_key)
@@ -321,6 +325,9 @@ def verify_jsonl(data, trusted_key):
         for raw in data.split(b"\n"):
             if raw == b"":
                 continue
+            if len(raw) > MAX_LINE_BYTES:
+                walk.number += 1
+                raise Broken("the line is longer than any record of an export", walk.next if walk.declared else None)
             try:
                 obj = read_object(raw)
             except Broken as broken:
