@@ -3,44 +3,23 @@
 /// A reduction that returns no async work starts no task, and its handle is empty and free.
 public struct EffectHandle: Sendable {
   @usableFromInline
-  enum Tasks: Sendable {
-    case none
-    case one(Task<Void, Never>)
-    case many([Task<Void, Never>])
-  }
-
-  @usableFromInline
-  var tasks: Tasks = .none
+  var tasks: OneOrMany<Task<Void, Never>> = .none
 
   @inlinable
   public init() {}
 
   /// True when no task was started.
   @inlinable
-  public var isEmpty: Bool {
-    if case .none = tasks { return true }
-    return false
-  }
+  public var isEmpty: Bool { tasks.isEmpty }
 
-  @usableFromInline
+  @inlinable
   mutating func append(_ task: Task<Void, Never>) {
-    switch tasks {
-    case .none: tasks = .one(task)
-    case let .one(first): tasks = .many([first, task])
-    case var .many(all):
-      tasks = .none
-      all.append(task)
-      tasks = .many(all)
-    }
+    tasks.append(task)
   }
 
-  @usableFromInline
+  @inlinable
   mutating func append(contentsOf other: EffectHandle) {
-    switch other.tasks {
-    case .none: break
-    case let .one(task): append(task)
-    case let .many(all): for task in all { append(task) }
-    }
+    other.tasks.forEach { tasks.append($0) }
   }
 
   /// Cancels every task of this handle.
@@ -67,12 +46,8 @@ public struct EffectHandle: Sendable {
     }
   }
 
-  @usableFromInline
+  @inlinable
   func forEach(_ body: (Task<Void, Never>) -> Void) {
-    switch tasks {
-    case .none: break
-    case let .one(task): body(task)
-    case let .many(all): all.forEach(body)
-    }
+    tasks.forEach(body)
   }
 }

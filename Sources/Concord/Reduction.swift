@@ -26,44 +26,16 @@ public struct Reduction<Action: Sendable>: Sendable {
   public let refusal: Refusal?
   /// The actions the reduction sent with ``Effect/send(_:)``, in order: reduced next, before any
   /// other action.
-  public var feedback: [Action] { sent.actions }
+  public var feedback: [Action] { sent.all }
   /// The rest of the effect, to start later: it holds none of the `feedback`.
   public let work: Effect<Action>
-  @usableFromInline
-  let sent: Sent
-
   /// The feedback, kept without an array for none or one action: a lone `.send`, the common
   /// case, allocates nothing on its way to being reduced.
   @usableFromInline
-  enum Sent: Sendable {
-    case none
-    case one(Action)
-    case many([Action])
-
-    @inlinable
-    mutating func append(_ action: Action) {
-      switch self {
-      case .none: self = .one(action)
-      case let .one(first): self = .many([first, action])
-      case var .many(all):
-        self = .none
-        all.append(action)
-        self = .many(all)
-      }
-    }
-
-    @inlinable
-    var actions: [Action] {
-      switch self {
-      case .none: []
-      case let .one(action): [action]
-      case let .many(all): all
-      }
-    }
-  }
+  let sent: OneOrMany<Action>
 
   @inlinable
-  init(action: Action, refusal: Refusal?, sent: Sent, work: Effect<Action>) {
+  init(action: Action, refusal: Refusal?, sent: OneOrMany<Action>, work: Effect<Action>) {
     self.action = action
     self.refusal = refusal
     self.sent = sent
@@ -106,7 +78,7 @@ public struct Reduction<Action: Sendable>: Sendable {
       // A lone send, the commonest feedback: no walk through the effect.
       self.init(action: action, refusal: nil, sent: .one(only), work: .none)
     } else {
-      var sent = Sent.none
+      var sent = OneOrMany<Action>.none
       let work = effect.takingSends(into: &sent)
       self.init(action: action, refusal: nil, sent: sent, work: work)
     }
@@ -156,9 +128,8 @@ public struct Reduction<Action: Sendable>: Sendable {
       case let .one(only) where next == queue.count:
         // Nothing queued before it: reduce it now, no queue needed.
         action = only
-      case .none, .one, .many:
-        if case let .one(one) = sent { queue.append(one) }
-        if case let .many(all) = sent { queue.append(contentsOf: all) }
+      default:
+        sent.forEach { queue.append($0) }
         guard next < queue.count else { return }
         action = queue[next]
         next += 1
@@ -180,7 +151,7 @@ extension Effect {
   /// This effect without the actions it sends at once, which are appended to `sends` in the
   /// order a runtime meets them. Sends inside `.concatenate` or a queue stay: they run as tasks.
   @inlinable
-  func takingSends(into sends: inout Reduction<Action>.Sent) -> Effect {
+  func takingSends(into sends: inout OneOrMany<Action>) -> Effect {
     switch operation {
     case .none, .refuse, .run, .cancel, .concatenate, .queued:
       return self
