@@ -57,7 +57,7 @@ extension Effect {
     case .none, .send, .refuse, .run, .concatenate, .queued:
       return
     case let .cancel(cancelled):
-      ids += cancelled + cancelled.map(\.enclosing)
+      ids += EffectID.cancelledBy(cancelled)
     case let .merge(effects):
       for effect in effects { effect.cancelledIDs(into: &ids) }
     case let .cancellable(id, cancelInFlight, effect):

@@ -27,6 +27,10 @@ public struct EffectID: Hashable, @unchecked Sendable, CustomStringConvertible {
   /// inside such a task never cancels the task that starts it.
   var enclosing: EffectID { EffectID(Enclosing(id: self)) }
 
+  /// The keys `.cancel(id:)` of `ids` cancels: each id, and what encloses one (so a queued or
+  /// concatenated effect stops before its part of that id has started).
+  static func cancelledBy(_ ids: [EffectID]) -> [EffectID] { ids + ids.map(\.enclosing) }
+
   public var description: String { String(describing: base) }
 }
 

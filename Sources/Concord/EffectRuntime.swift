@@ -123,7 +123,7 @@ public final class EffectRuntime<Action: Sendable>: Sendable {
       if cancelInFlight { cancel([id]) }
       start(effect, ids: ids + [id], sends: &sends, handle: &handle, deliver: deliver)
     case let .cancel(cancelled):
-      cancel(cancelled + cancelled.map(\.enclosing))
+      cancel(EffectID.cancelledBy(cancelled))
     case let .queued(queue, effect):
       if let task = startQueued(effect, in: queue, ids: ids, deliver: deliver) {
         handle.append(task)

@@ -150,8 +150,12 @@ public struct Reduction<Action: Sendable>: Sendable {
 extension Effect {
   /// This effect without the actions it sends at once, which are appended to `sends` in the
   /// order a runtime meets them. Sends inside `.concatenate` or a queue stay: they run as tasks.
+  ///
+  /// An effect with no such send is returned as it is, not rebuilt: a `.run` marked cancellable
+  /// or merged with a `.cancel`, the daemon's and the store's everyday work, costs one walk.
   @inlinable
   func takingSends(into sends: inout OneOrMany<Action>) -> Effect {
+    guard sendsAtOnce else { return self }
     switch operation {
     case .none, .refuse, .run, .cancel, .concatenate, .queued:
       return self
@@ -165,6 +169,17 @@ extension Effect {
       // Cancelling in flight is work of its own, even with nothing left to start.
       if rest.isNone, !cancelInFlight { return .none }
       return Effect(.cancellable(id, cancelInFlight: cancelInFlight, rest))
+    }
+  }
+
+  /// Whether this effect sends an action at once (a `.send` outside a concatenation or queue).
+  @inlinable
+  var sendsAtOnce: Bool {
+    switch operation {
+    case .none, .refuse, .run, .cancel, .concatenate, .queued: false
+    case .send: true
+    case let .merge(effects): effects.contains { $0.sendsAtOnce }
+    case let .cancellable(_, _, effect): effect.sendsAtOnce
     }
   }
 }

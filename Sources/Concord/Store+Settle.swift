@@ -1,4 +1,6 @@
-// The body of `Store.send`, and where effects' actions come back in.
+// The slow path of `Store.send` (a reduction with something to start or feed back; the
+// commonest ones return from the store's `process` closure first), and where effects' actions
+// come back in.
 //
 // These are free functions with an `isolated` store parameter rather than methods of the store:
 // called from the store's `process` closure, which is compiled for the app's own types, they are
@@ -27,7 +29,7 @@ func settle<State: Sendable, Action: Sendable>(
     }
   }
   if !store.observers.isEmpty { store.notifyObservers() }
-  return StoreTask(effects: handle, refusal: first.refusal)
+  return StoreTask(effects: handle)
 }
 
 /// Where the store's running effects send their actions; made once, holding the store weakly so

@@ -77,7 +77,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// A reduced action waiting for its commit, with the work to start once it is durable.
   struct Pending {
     let record: LogRecord
-    let work: Effect<Action>?
+    let work: Effect<Action>
   }
 
   struct Waiter {
@@ -194,7 +194,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
       stepRecord = nil
       if let refusal = step.refusal { logged.outcome = .refused(reason: WireLimits.bounded(refusal.reason)) }
       if !step.work.isNone { effects.cancelAhead(step.work) }
-      pending.append(Pending(record: logged, work: step.work.isNone ? nil : step.work))
+      pending.append(Pending(record: logged, work: step.work))
     }
     startCommitIfIdle()
   }
@@ -248,10 +248,15 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     return now
   }
 
-  /// Where running effects send their actions.
-  var effectDelivery: EffectRuntime<Action>.Delivery {
-    { [weak self] action in await self?.receive(action) }
+  /// Where running effects send their actions: made once (holding the host weakly), not for
+  /// every effect a commit starts.
+  private var effectDelivery: EffectRuntime<Action>.Delivery {
+    if let delivery { return delivery }
+    let made: EffectRuntime<Action>.Delivery = { [weak self] action in await self?.receive(action) }
+    delivery = made
+    return made
   }
+  private var delivery: EffectRuntime<Action>.Delivery?
 
   /// An action from a running effect. It runs on the effect's own task, so an effect cancelled
   /// while its action waited for the host is dropped here, after the cancellation was reduced.
@@ -315,8 +320,8 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
       for waiter in waiters.removeValue(forKey: key) ?? [] { waiter.answer(answer) }
     }
     for pending in batch {
-      guard let work = pending.work else { continue }
-      _ = effects.start(work, deliver: effectDelivery)
+      guard !pending.work.isNone else { continue }
+      _ = effects.start(pending.work, deliver: effectDelivery)
     }
     if committedSeq - lastSnapshotSeq >= snapshotInterval { takeSnapshot() }
   }
