@@ -53,8 +53,9 @@ struct LogCommand: ParsableCommand {
     func run() throws {
       let actionLog = try log.openLog()
       var sink = try OutputSink(path: output)
-      // CSV's header and footer: beside the file, or nowhere when the CSV goes to standard output.
-      var metadataSink = try format == .csv ? output.map { try OutputSink(path: $0 + ".meta.jsonl") } : nil
+      // CSV's header and footer go beside the file (nowhere when the CSV goes to standard output).
+      let metadataPath = format == .csv ? output.map { $0 + ".meta.jsonl" } : nil
+      var metadataSink: OutputSink?
       if format == .csv, output == nil {
         FileHandle.standardError.write(
           Data("concord: note: the CSV's signed header and footer are written only with -o FILE (to FILE.meta.jsonl)\n".utf8))
@@ -62,7 +63,9 @@ struct LogCommand: ParsableCommand {
       var progress = ProgressBar("exporting")
       let last = min(to ?? actionLog.lastSeq, actionLog.lastSeq)
       var written: Int64 = 0
+      var metadataLanded = false
       do {
+        metadataSink = try metadataPath.map { try OutputSink(path: $0) }
         try actionLog.exportAudit(
           format: format, from: from, through: to, scope: scope, metadata: { try metadataSink?.write($0) }
         ) { line in
@@ -70,12 +73,16 @@ struct LogCommand: ParsableCommand {
           written += 1
           progress.update(min(written, max(0, last - from + 1)), of: max(0, last - from + 1))
         }
-        try sink.close()
+        // The metadata lands first: it holds nothing secret, so if the export then fails to land,
+        // nothing decrypted is left behind (and the metadata is taken away again below).
         try metadataSink?.close()
+        metadataLanded = metadataSink != nil
+        try sink.close()
       } catch {
         // A half-written export holds decrypted entries: it must not stay behind.
         sink.discard()
         metadataSink?.discard()
+        if metadataLanded, let metadataPath { try? FileManager.default.removeItem(atPath: metadataPath) }
         throw CommandFailure(message: "\(error)")
       }
       progress.finish()

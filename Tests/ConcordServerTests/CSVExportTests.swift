@@ -53,6 +53,21 @@ import Testing
     #expect(model.output.hasPrefix("ok 6 0"), "\(model.output) \(model.error)")
   }
 
+  /// A CSV export that cannot write its metadata fails, and leaves no decrypted file behind.
+  @Test func aCSVExportThatCannotWriteItsMetadataLeavesNothingBehind() throws {
+    let daemon = try DaemonProcess().start()
+    try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home)
+    _ = daemon.terminate()
+    let csv = daemon.home.appending(path: "audit.csv").path
+    // Where the metadata would be written stands a directory.
+    try FileManager.default.createDirectory(atPath: csv + ".meta.jsonl.partial", withIntermediateDirectories: false)
+    let exported = try ConcordCLI.run(["log", "export", "--format", "csv", "-o", csv], home: daemon.home)
+    #expect(exported.status == 1, "\(exported.error)")
+    for left in [csv, csv + ".partial", csv + ".meta.jsonl"] {
+      #expect(!FileManager.default.fileExists(atPath: left), "\(left) was left behind")
+    }
+  }
+
   /// Runs `program` (found on PATH) to its end.
   static func tool(_ program: String, _ arguments: [String]) throws -> ConcordCLI.Result {
     try ConcordCLI.runProgram(URL(filePath: "/usr/bin/env"), [program] + arguments)
