@@ -8,7 +8,9 @@ enum ActionText {
   static func parse(_ text: String, scope: String) throws -> JSONValue {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     // JSON when it is JSON; otherwise the scope's words, which may start like JSON too (a chat
-    // line `[wip] see #3`, or `"LGTM" from bob`). Why the text, read as JSON, is not an action of the scope: it is not JSON, or it is JSON
+    // line `[wip] see #3`, or `"LGTM" from bob`).
+    //
+    // Why the text, read as JSON, is not an action of the scope: it is not JSON, or it is JSON
     // that is not one of the scope's actions (checked before it is queued, so a malformed action
     // is a usage error now rather than a refusal later, or an action waiting offline for a
     // daemon that will turn it away).

@@ -152,12 +152,11 @@ struct JSONWindow {
 }
 
 extension ServerMessage {
-  /// True for the daemon's answer to attaching `scope`: its state, or an error saying it names
-  /// nothing.
+  /// True for the daemon's answer to attaching `scope` with its state. (The other answer, that it
+  /// names nothing, ends the window.)
   fileprivate func answersAttach(of scope: String) -> Bool {
     switch self {
     case let .snapshot(attached, _, _, _), let .update(attached, _, _): attached == scope
-    case .error(.unknownScope, _, nil): true
     default: false
     }
   }

@@ -10,8 +10,7 @@ enum ScopeCompletion {
 
   /// The scopes starting with `prefix`. `words` are the command line's, for its `--home`.
   static func candidates(words: [String], prefix: String) -> [String] {
-    let home = words.firstIndex(of: "--home").flatMap { words.indices.contains($0 + 1) ? words[$0 + 1] : nil }
-    let layout = home.map { ConcordHome(URL(filePath: $0)) } ?? ConcordHome.resolve()
+    let layout = HomeOptions.layout(home: HomeOptions.home(in: words))
     var names: [String]
     if let connection = try? ClientConnection(socket: layout.socket, timeout: 0.5, presence: false) {
       names = connection.welcome.scopes.map { $0.parameterized ? $0.name + ":" : $0.name }

@@ -94,6 +94,8 @@ extension Board {
   /// admission rules (``Workspace/admission(_:)``), which the log's older entries need not meet.
   public static let descriptionLimit = 10_000
   public static let labelLimit = 40
+  /// A column's, a person's or a channel's name: one word of at most this many characters.
+  public static let nameLimit = 40
 
   /// The board's own reducer. Undo and redo are the business of ``undoable``, which wraps it.
   public static let reducer = Reducer<Board, Authored<BoardAction>, Void> { board, authored, _ in
@@ -288,7 +290,7 @@ extension Board {
   }
 
   static func isValidName(_ name: String) -> Bool {
-    !name.isEmpty && name.count <= 40
+    !name.isEmpty && name.count <= nameLimit
       && name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_" || $0 == "." }
   }
 

@@ -31,20 +31,20 @@ extension Workspace {
     case let .label(_, label) where label.count > Board.labelLimit:
       return "a label is at most \(Board.labelLimit) characters"
     case let .addCard(title, column):
-      return tooLong(title, "a title", characters: Board.titleLimit) ?? column.flatMap { tooLong($0, "a column's name", characters: 40) }
+      return tooLong(title, "a title", characters: Board.titleLimit) ?? column.flatMap { tooLong($0, "a column's name", characters: Board.nameLimit) }
     case let .editCard(_, title, description):
       return title.flatMap { tooLong($0, "a title", characters: Board.titleLimit) }
         ?? description.flatMap { tooLong($0, "a description", characters: Board.descriptionLimit) }
     case let .label(_, label), let .unlabel(_, label):
       return tooLong(label, "a label", characters: Board.labelLimit)
     case let .addColumn(name, _), let .removeColumn(name), let .moveColumn(name, _), let .limitColumn(name, _):
-      return tooLong(name, "a column's name", characters: 40)
+      return tooLong(name, "a column's name", characters: Board.nameLimit)
     case let .renameColumn(name, newName):
-      return tooLong(name, "a column's name", characters: 40) ?? tooLong(newName, "a column's name", characters: 40)
+      return tooLong(name, "a column's name", characters: Board.nameLimit) ?? tooLong(newName, "a column's name", characters: Board.nameLimit)
     case let .moveCard(_, column, _):
-      return tooLong(column, "a column's name", characters: 40)
+      return tooLong(column, "a column's name", characters: Board.nameLimit)
     case let .invite(user), let .join(user), let .assign(_, user?):
-      return tooLong(user, "a name", characters: 40)
+      return tooLong(user, "a name", characters: Board.nameLimit)
     case .assign, .setDue, .archive, .restore, .undo, .redo:
       return nil
     }
@@ -53,9 +53,9 @@ extension Workspace {
   private static func chatAdmission(_ action: ChatAction) -> String? {
     switch action {
     case let .say(channel, text), let .edit(channel, _, text):
-      return tooLong(channel, "a channel's name", characters: 40) ?? tooLong(text, "a message", characters: Chat.messageLimit)
+      return tooLong(channel, "a channel's name", characters: Board.nameLimit) ?? tooLong(text, "a message", characters: Chat.messageLimit)
     case let .delete(channel, _), let .createChannel(channel):
-      return tooLong(channel, "a channel's name", characters: 40)
+      return tooLong(channel, "a channel's name", characters: Board.nameLimit)
     }
   }
 

@@ -18,6 +18,13 @@ import Testing
     defer { _ = daemon.terminate() }
     #expect(try Self.complete("concord state n", home: home, app: "workspace") == ["notes", "note:"])
     #expect(try Self.complete("concord log export --scope c", home: home, app: "workspace") == ["counter"])
+
+    // The daemon of the home the command line names, whatever CONCORD_HOME says.
+    let elsewhere = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: elsewhere) }
+    #expect(try Self.complete("concord state --home \(home.path) n", home: elsewhere, app: "workspace") == ["notes", "note:"])
+    #expect(try Self.complete("concord state --home=\(home.path) n", home: elsewhere, app: "workspace") == ["notes", "note:"])
+    #expect(try Self.complete("concord state n", home: elsewhere, app: "workspace") == [])
   }
 
   /// The candidates bash offers for `line`, completed at its end.

@@ -59,5 +59,11 @@ import Workspace
     #expect(try ConcordCLI.run(["state", "chat:general"], home: daemon.home, app: "workspace").output.contains(#""hello""#))
     let old = try ConcordCLI.run(["send", "chat:general", #"{"say":{"_0":"hello"}}"#], home: daemon.home, app: "workspace")
     #expect(old.status == 2, "\(old.error)")
+    // JSON that is no object is words: a quoted word or a bracket said as typed.
+    for line in [#""LGTM""#, "[1]"] {
+      #expect(try ConcordCLI.run(["send", "chat:general", line], home: daemon.home, app: "workspace").status == 0, "\(line)")
+    }
+    let chat = try ConcordCLI.run(["state", "chat:general"], home: daemon.home, app: "workspace").output
+    #expect(chat.contains(#""text":"\"LGTM\"""#) && chat.contains(#""text":"[1]""#), "\(chat)")
   }
 }
