@@ -225,7 +225,7 @@ let package = Package(
     .testTarget(
       name: "WorkspaceTests",
       dependencies: [
-        "Workspace", "Concord", "ConcordApp", "ConcordTesting", "ConcordClient", "ConcordWire",
+        "Workspace", "Concord", "ConcordApp", "ConcordTesting", "ConcordClient", "ConcordWire", "PropertyRandom",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
