@@ -53,7 +53,8 @@ struct LineReader: Sequence, IteratorProtocol {
   /// Drops the line under way up to its newline, reading on as far as it goes.
   private mutating func skipRestOfLine() {
     while true {
-      if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      // The bytes before `searched` were looked at already: none is a newline.
+      if let newline = buffer[Swift.max(start, searched)...].firstIndex(of: UInt8(ascii: "\n")) {
         start = newline + 1
         searched = start
         return
