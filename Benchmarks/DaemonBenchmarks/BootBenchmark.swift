@@ -56,7 +56,7 @@ struct BootBenchmark {
       let records = (0..<size).map { offset in
         LogRecord(
           client: "seed", cseq: first + Int64(written + offset), at: Date(), user: "bench", scope: "counter",
-          action: #"{"counter":{"_0":{"increment":{}}}}"#, outcome: .applied, app: "Sample", appVersion: 1)
+          action: #"{"counter":{"increment":{}}}"#, outcome: .applied, app: "Sample", appVersion: 2)  // SampleApp.version
       }
       _ = try log.append(records)
       written += size

@@ -27,7 +27,8 @@ public enum SampleApp {
     public var done = false
   }
 
-  public enum Action: Codable, Equatable, Sendable {
+  /// What happens in the app: each case a single-key JSON object (`SampleApp+JSON.swift`).
+  public enum Action: Equatable, Sendable {
     case counter(CounterAction)
     case notes(NotesAction)
     case note(id: Int, NoteAction)
@@ -126,7 +127,7 @@ public enum SampleApp {
   /// The app as the daemon hosts it.
   public static var hosted: HostedApp<State, Action> {
     HostedApp(
-      name: "Sample", version: 1, initialState: State(), reducer: reducer, environment: (),
+      name: "Sample", version: version, initialState: State(), reducer: reducer, environment: (),
       scopes: [
         .scope("counter", state: { $0.counter }, action: Action.counter),
         .scope("notes", state: { $0.notes }, action: Action.notes),
@@ -138,6 +139,7 @@ public enum SampleApp {
       lifecycle: AppLifecycle(
         booted: .booted,
         windowAttached: { .attached(window: $0.window, scope: $0.scope) },
-        windowDetached: { .detached(window: $0.window, scope: $0.scope) }))
+        windowDetached: { .detached(window: $0.window, scope: $0.scope) }),
+      migrateAction: migrate)
   }
 }

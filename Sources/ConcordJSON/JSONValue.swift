@@ -57,11 +57,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     (try JSONParser.parse(text), text.count)
   }
 
-  private static let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .withoutEscapingSlashes
-    return encoder
-  }()
+  private static let encoder = JSONCoders.encoder(sortedKeys: false)
 
   /// Decodes a Decodable value from this JSON (through JSONDecoder).
   ///
@@ -73,7 +69,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     try Self.decoder.decode(type, from: Data(jsonText.utf8))
   }
 
-  private static let decoder = JSONDecoder()
+  private static let decoder = JSONCoders.decoder()
 
   /// Parses JSON text (RFC 8259, strictly: see ``JSONParser``); throws on invalid JSON.
   ///

@@ -1,3 +1,4 @@
+import ConcordJSON
 import Foundation
 import GRDB
 
@@ -9,21 +10,38 @@ public struct LoadedSnapshot<State>: Sendable where State: Sendable {
   public let skipped: [(seq: Int64, reason: String)]
 }
 
+/// The app, and the version of it, whose reducer folded a snapshot's state. Only the same app
+/// version reads it back: another version folds the log to its own state (a migrated date, a
+/// changed rule), so a snapshot of an earlier version is not a cache of this one's fold.
+public struct AppVersion: Sendable, Equatable {
+  public var name: String
+  public var version: Int
+
+  public init(name: String, version: Int) {
+    self.name = name
+    self.version = version
+  }
+}
+
 extension ActionLog {
-  /// Seals `state` as the state after entry `seq`.
+  /// Seals `state` as the state after entry `seq`, folded by `app`.
   ///
   /// A snapshot is a cache of the fold of the log up to `seq`; loading never trusts one that does
-  /// not open, does not match its hash, or lies beyond the end of the log.
-  public func saveSnapshot<State: Encodable>(_ state: State, at seq: Int64) throws(LogError) {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
+  /// not open (sealed for another app version, or damaged), does not match its hash, or lies
+  /// beyond the end of the log.
+  ///
+  /// ```swift
+  /// try log.saveSnapshot(state, at: 120, by: AppVersion(name: "workspace", version: 2))
+  /// ```
+  public func saveSnapshot<State: Encodable>(_ state: State, at seq: Int64, by app: AppVersion) throws(LogError) {
+    let encoder = JSONCoders.encoder()
     let plaintext: [UInt8]
     do {
       plaintext = [UInt8](try encoder.encode(state))
     } catch {
       throw .writeFailed(path: path, reason: "the state cannot be encoded: \(error)")
     }
-    let sealed = Crypto.seal(plaintext, associatedData: snapshotAssociatedData(seq), key: keys.snapshots)
+    let sealed = Crypto.seal(plaintext, associatedData: snapshotAssociatedData(seq, app), key: keys.snapshots)
     let hash = Crypto.hash(plaintext, key: keys.snapshots)
     try writing {
       try database.write { db in
@@ -34,12 +52,12 @@ extension ActionLog {
     }
   }
 
-  /// The newest snapshot that opens, matches its hash, decodes and lies within the log; nil when
-  /// there is none (replay the whole log then).
+  /// The newest snapshot of `app` that opens, matches its hash, decodes and lies within the log;
+  /// nil when there is none (replay the whole log then).
   ///
   /// - Parameter notAfter: only snapshots at or before this seq (to rebuild an older state).
   public func newestSnapshot<State: Decodable & Sendable>(
-    of type: State.Type = State.self, notAfter: Int64? = nil
+    of type: State.Type = State.self, by app: AppVersion, notAfter: Int64? = nil
   ) throws(LogError) -> LoadedSnapshot<State>? {
     let last = lastSeq
     let limit = notAfter ?? Int64.max
@@ -52,7 +70,7 @@ extension ActionLog {
           arguments: [limit])
         while let row = try rows.next() {
           let seq: Int64 = row[0]
-          switch openSnapshot(row, seq: seq, lastSeq: last, as: State.self) {
+          switch openSnapshot(row, seq: seq, lastSeq: last, by: app, as: State.self) {
           case let .success(state): return LoadedSnapshot(seq: seq, state: state, skipped: skipped)
           case let .failure(reason): skipped.append((seq, reason.text))
           }
@@ -68,7 +86,7 @@ extension ActionLog {
   }
 
   private func openSnapshot<State: Decodable>(
-    _ row: Row, seq: Int64, lastSeq: Int64, as type: State.Type
+    _ row: Row, seq: Int64, lastSeq: Int64, by app: AppVersion, as type: State.Type
   ) -> Result<State, SnapshotRejection> {
     guard seq <= lastSeq else {
       return .failure(.init(text: "it is beyond the end of the log (\(lastSeq))"))
@@ -77,24 +95,29 @@ extension ActionLog {
     let ciphertext: Data = row[2]
     let plaintext = ciphertext.withUnsafeBytes { ciphertext in
       nonce.withUnsafeBytes { nonce in
-        Crypto.open(ciphertext, nonce: nonce, associatedData: snapshotAssociatedData(seq), key: keys.snapshots)
+        Crypto.open(ciphertext, nonce: nonce, associatedData: snapshotAssociatedData(seq, app), key: keys.snapshots)
       }
     }
-    guard let plaintext else { return .failure(.init(text: "its seal does not open")) }
+    guard let plaintext else {
+      return .failure(.init(text: "its seal does not open for \(app.name) version \(app.version) (taken by another version, or damaged)"))
+    }
     guard Crypto.equal(Crypto.hash(plaintext, key: keys.snapshots), [UInt8](row[3] as Data)) else {
       return .failure(.init(text: "its state hash does not match"))
     }
     do {
-      return .success(try JSONDecoder().decode(State.self, from: Data(plaintext)))
+      return .success(try JSONCoders.decoder().decode(State.self, from: Data(plaintext)))
     } catch {
       return .failure(.init(text: "it does not decode as \(State.self): \(error)"))
     }
   }
 
-  private func snapshotAssociatedData(_ seq: Int64) -> [UInt8] {
-    var out = Array("concord.snapshot.v1".utf8) + logID
+  /// Binds a snapshot to its log, its place, its key and the app version that folded it.
+  private func snapshotAssociatedData(_ seq: Int64, _ app: AppVersion) -> [UInt8] {
+    var out = Array("concord.snapshot.v2".utf8) + logID
     EntryCodec.append(seq, to: &out)
     out.append(contentsOf: keys.keyID)
+    EntryCodec.append(Int64(app.version), to: &out)
+    out.append(contentsOf: app.name.utf8)
     return out
   }
 }

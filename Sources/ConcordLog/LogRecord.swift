@@ -1,3 +1,4 @@
+import ConcordJSON
 import Foundation
 
 /// One action as the log keeps it: who did what, where, and what became of it.
@@ -74,10 +75,11 @@ public struct Appended: Sendable, Equatable {
 }
 
 extension Date {
-  /// Whole milliseconds since 1970, the precision the log keeps.
-  var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+  /// Whole milliseconds since 1970, the precision the log keeps (``JSONDate``'s rule, so that
+  /// an entry's time and its action's are the same count).
+  var milliseconds: Int64 { JSONDate.milliseconds(self) ?? 0 }
 
   init(milliseconds: Int64) {
-    self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    self = JSONDate.date(milliseconds: milliseconds)
   }
 }

@@ -21,7 +21,7 @@ extension HostedApp {
   /// (``HostedApp/replay(_:into:)``). Boot time grows with the tail since that snapshot, not the
   /// whole log.
   package func boot(from log: ActionLog, through last: Int64? = nil, logger: Logger) throws -> BootedState<State> {
-    let snapshot = try log.newestSnapshot(of: State.self, notAfter: last)
+    let snapshot = try log.newestSnapshot(of: State.self, by: appVersion, notAfter: last)
     for skipped in snapshot?.skipped ?? [] {
       logger.warning("snapshot at seq \(skipped.seq) skipped: \(skipped.reason)")
     }
@@ -58,6 +58,11 @@ extension HostedApp {
   package func decodeLogged(_ entry: LogEntry) throws -> Action {
     try decodeLogged(LoggedAction(entry))
   }
+}
+
+extension HostedApp {
+  /// The app and version whose snapshots this app reads and writes.
+  package var appVersion: AppVersion { AppVersion(name: name, version: version) }
 }
 
 extension LoggedAction {

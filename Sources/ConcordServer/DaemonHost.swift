@@ -146,8 +146,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     self.snapshotInterval = snapshotInterval
     self.onFatal = onFatal
     self.effects = EffectRuntime(clock: ContinuousClock()) { [logger] in logger.warning("effect: \($0)") }
-    self.actionEncoder = JSONEncoder()
-    actionEncoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    self.actionEncoder = JSONCoders.encoder()
     self.state = booted.state
     self.committedState = booted.state
     self.committedSeq = booted.seq
@@ -243,7 +242,8 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// logged and show reducers time running backwards; instead actions keep the last time until
   /// the clock catches up. Live and replayed reductions see the same time: it is in the log.
   func actionTime() -> Date {
-    let now = max(wallClock(), lastActionTime)
+    // To the millisecond, as the log keeps it: the state reduced now is the one replay rebuilds.
+    let now = max(JSONDate.rounded(wallClock()), lastActionTime)
     lastActionTime = now
     return now
   }
@@ -337,8 +337,8 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// Off the hot path: encoding and sealing happen on the commit thread between batches.
   private func takeSnapshot() {
     lastSnapshotSeq = committedSeq
-    let (snapshot, seq, log, logger) = (committedState, committedSeq, log, logger)
-    committer.run({ () throws(LogError) in try log.saveSnapshot(snapshot, at: seq) }, thenOn: eventLoop) { result in
+    let (snapshot, seq, log, logger, version) = (committedState, committedSeq, log, logger, app.appVersion)
+    committer.run({ () throws(LogError) in try log.saveSnapshot(snapshot, at: seq, by: version) }, thenOn: eventLoop) { result in
       switch result {
       case .success: logger.info("snapshot at seq \(seq)")
       case let .failure(error): logger.error("snapshot at seq \(seq) failed: \(error)")

@@ -1,3 +1,4 @@
+import ConcordJSON
 import Foundation
 
 /// Turns messages into lines and lines into messages.
@@ -11,13 +12,10 @@ import Foundation
 /// let message = try coding.decode(ClientMessage.self, from: bytes)
 /// ```
 public struct WireCoding {
-  private let encoder: JSONEncoder
-  private let decoder = JSONDecoder()
+  private let encoder = JSONCoders.encoder()
+  private let decoder = JSONCoders.decoder()
 
-  public init() {
-    encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-  }
+  public init() {}
 
   /// The message as one line of compact JSON, with its newline.
   public func line<Message: Encodable>(for message: Message) throws -> Data {
@@ -40,6 +38,7 @@ public struct WireCoding {
     guard let error = error as? DecodingError else { return "\(error)" }
     switch error {
     case let .dataCorrupted(context):
+      if let dateError = context.underlyingError as? JSONDateError { return "\(dateError)\(at(context))" }
       if context.debugDescription.hasPrefix("unknown message type") { return context.debugDescription }
       return context.codingPath.isEmpty ? "the text is not valid JSON" : "a value is not valid\(at(context))"
     case let .keyNotFound(key, context):

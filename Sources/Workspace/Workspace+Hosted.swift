@@ -39,7 +39,8 @@ extension Workspace {
       lifecycle: AppLifecycle(
         booted: .booted,
         windowAttached: { .presence(.attached(window: $0.window, user: $0.user, scope: $0.scope, at: $0.at)) },
-        windowDetached: { .presence(.detached(window: $0.window, scope: $0.scope)) }))
+        windowDetached: { .presence(.detached(window: $0.window, scope: $0.scope)) }),
+      migrateAction: migrate)
   }
 }
 

@@ -16,8 +16,10 @@ import Foundation
 public enum Workspace {
   /// The application's name as recorded in the log.
   public static let name = "workspace"
-  /// The version of its actions and state, recorded with every entry.
-  public static let version = 1
+  /// The version of its actions and state, recorded with every entry. Version 2 spells actions
+  /// as `schema/workspace.schema.json` publishes them; entries of version 1 are read through
+  /// ``migrate(_:from:)``.
+  public static let version = 2
 
   public struct State: Codable, Equatable, Sendable {
     public var board: History<Board>
@@ -35,8 +37,10 @@ public enum Workspace {
     }
   }
 
+  /// What happens in the workspace: each case a single-key JSON object (``Action/init(from:)``),
+  /// such as `{"board":{"user":"alice","at":"2026-12-01T09:30:00.000Z","action":{"undo":{}}}}`.
   @CasePathable
-  public enum Action: Codable, Equatable, Sendable {
+  public enum Action: Equatable, Sendable {
     case board(Authored<BoardAction>)
     case chat(Authored<ChatAction>)
     case presence(PresenceAction)

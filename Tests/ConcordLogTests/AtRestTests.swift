@@ -17,7 +17,7 @@ import Testing
         app: "Workspace", appVersion: 1)
     }
     try log.append(records)
-    try log.saveSnapshot(Secrets(diary: "DIARY-OCTOPUS"), at: 200)
+    try log.saveSnapshot(Secrets(diary: "DIARY-OCTOPUS"), at: 200, by: AppVersion(name: "Workspace", version: 1))
 
     var bytes = Data()
     for suffix in ["", "-wal", "-shm"] {

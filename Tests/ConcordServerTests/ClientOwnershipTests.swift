@@ -68,7 +68,7 @@ import Testing
     _ = try await alice.queue.messages(untilAnswerTo: 1)
     await first.drain()
     let (last, state) = await first.committedNow
-    try hosted.log.saveSnapshot(state, at: last)
+    try hosted.log.saveSnapshot(state, at: last, by: hosted.app.appVersion)
     try LogTamper.run(LogTamper.changeFirstCiphertextByte(ofEntry: Int(seq)), on: hosted.home)
 
     let second = try hosted.makeHost()

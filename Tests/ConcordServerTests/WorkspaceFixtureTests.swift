@@ -26,10 +26,13 @@ import Testing
     #expect(entries.count == 50)
     #expect(Set(try entries.map(Self.kind)) == Self.everyKind)
     #expect(try ConcordCLI.run(["log", "verify"], home: home, app: "workspace").status == 0)
-    // Replayed from the log alone, the state is the one the build that wrote it printed.
+    // Replayed from the log alone, the state is the one the build that wrote it printed, with
+    // its dates spelled as this version spells them.
     let replayed = try ConcordCLI.run(["state"], home: home, app: "workspace")
     let printed = try Data(contentsOf: Self.fixture.appending(path: "state.json"))
-    #expect(try JSONValue(parsing: replayed.output) == (try JSONValue(parsing: String(decoding: printed, as: UTF8.self))))
+    let expected = Self.datesAsTimestamps(try JSONValue(parsing: String(decoding: printed, as: UTF8.self)))
+    let same = try JSONValue(parsing: replayed.output) == expected
+    #expect(same, "\(replayed.output.prefix(2_000))")
 
     let daemon = try DaemonProcess(home: home, app: "workspace").start()
     let sent = try ConcordCLI.run(["send", "chat:general", "still here after the upgrade"], home: home, app: "workspace")
@@ -43,6 +46,46 @@ import Testing
     #expect(try ConcordCLI.run(["log", "verify"], home: home, app: "workspace").status == 0)
     let state = try ConcordCLI.run(["state", "chat:general"], home: home, app: "workspace")
     #expect(state.output.contains("still here after the upgrade"), "\(state.output)")
+    // What this build appended is in its own spelling: no `_0`, dates as timestamps.
+    for entry in kept.dropFirst(50) {
+      let action = try #require(try JSONSerialization.jsonObject(with: Data(entry.utf8)) as? [String: Any])["action"] as? String
+      #expect(action?.contains("_0") == false, "\(entry)")
+      if let action, let payload = try JSONSerialization.jsonObject(with: Data(action.utf8)) as? [String: [String: Any]],
+        let at = payload.values.first?["at"]
+      {
+        #expect((at as? String)?.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil, "\(action)")
+      }
+    }
+  }
+
+  /// The keys under which the fixture's state holds dates: version 1 wrote each as a number of
+  /// seconds since 2001-01-01.
+  static let dateKeys: Set<String> = ["at", "createdAt", "updatedAt", "editedAt", "due", "date", "since"]
+
+  /// `state` as version 2 spells it, worked out from the README's rule rather than the code's:
+  /// every date is an ISO-8601 UTC timestamp, rounded to the millisecond (the whole seconds
+  /// formatted by Foundation's `ISO8601DateFormatter`).
+  static func datesAsTimestamps(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case let .object(members):
+      var converted: [String: JSONValue] = [:]
+      for (key, member) in members {
+        converted[key] = switch (dateKeys.contains(key), member) {
+        case let (true, .number(seconds)): .string(timestamp(secondsSince2001: seconds))
+        case let (true, .integer(seconds)): .string(timestamp(secondsSince2001: Double(seconds)))
+        default: datesAsTimestamps(member)
+        }
+      }
+      return .object(converted)
+    case let .array(elements): return .array(elements.map(datesAsTimestamps))
+    default: return value
+    }
+  }
+
+  static func timestamp(secondsSince2001 seconds: Double) -> String {
+    let milliseconds = Int64(((seconds + 978_307_200) * 1000).rounded())
+    let whole = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds / 1000)))
+    return whole.dropLast() + String(format: ".%03dZ", Int(milliseconds % 1000))
   }
 
   static let fixture = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Fixtures/workspace-v1")

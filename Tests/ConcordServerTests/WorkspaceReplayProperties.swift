@@ -14,7 +14,7 @@ import Glibc
 /// The team's board is its log: whatever the team did through its windows — cards added,
 /// moved, dated, archived, undone; chat said and edited; columns renamed and removed; actions
 /// refused, retried, or not actions at all; numbers no person would type (positions and limits
-/// at the ends of `Int`, dates in year 10^292); reminders falling due while the daemon ran; the
+/// at the ends of `Int`, dates at the ends of what a timestamp spells); reminders falling due while the daemon ran; the
 /// daemon restarting — the state rebuilt from the log the way `concordd` boots is the state the
 /// daemon had, at every seq it had one, dates and all. And every window shows what it shows.
 ///
@@ -58,15 +58,15 @@ import Glibc
   }
 
   /// Found by the property above (seeds 990564374 and 990564354 as the generator stood then),
-  /// kept as a story: a window may send any number. A card due in year 10^292 waits for its
+  /// kept as a story: a window may send any number. A card due in year 9999 waits for its
   /// reminder without stopping the daemon — now, and at the next boot, which sets every timer
-  /// again; a card moved to position Int.min is refused.
+  /// again; a card moved to position Int.min is refused, and so is a date written as a number.
   @Test func numbersNoPersonWouldTypeStopNeitherTheDaemonNorItsNextBoot() async throws {
     let run = try await Run(app: Workspace.hosted(), snapshotInterval: 1_000, peers: PeerCredentials.twoPeople, label: "extreme numbers")
     defer { run.removeHome() }
     await run.attach(0, "board", since: false)
     await run.send(0, scope: "board", action: ["addCard": ["title": "Someday"]])
-    await run.send(0, scope: "board", action: ["setDue": ["id": 1, "due": 1e300]])
+    await run.send(0, scope: "board", action: ["setDue": ["id": 1, "due": "9999-12-31T23:59:59.999Z"]])
     await run.send(0, scope: "board", action: ["moveCard": ["id": 1, "column": "done", "position": .number(-0x1p63)]])
     await run.settle()
     try await run.restart()
@@ -77,12 +77,16 @@ import Glibc
         continue
       }
     }
-    #expect(run.state.board.present.cards[id: 1]?.due == Date(timeIntervalSinceReferenceDate: 1e300))
+    #expect(run.state.board.present.cards[id: 1]?.due == (try JSONDate.date(from: "9999-12-31T23:59:59.999Z")))
     guard case let .refused(_, reason)? = run.answers["client-1/3"] else {
       Issue.record("the move to position Int.min was answered \(String(describing: run.answers["client-1/3"]))")
       return
     }
     #expect(reason.contains("has room for positions 1 to"))
+    await run.send(0, scope: "board", action: ["setDue": ["id": 1, "due": 1e300]])
+    await run.settle()
+    if case .applied? = run.answers["client-1/4"] { Issue.record("a date written as a number was taken") }
+    #expect(run.state.board.present.cards[id: 1]?.due == (try JSONDate.date(from: "9999-12-31T23:59:59.999Z")))
   }
 
   // MARK: - What the team does
@@ -150,14 +154,23 @@ import Glibc
     }
   }
 
-  /// A due date: one past (its reminder falls due at once), or far ahead; fractions of a
-  /// second that binary cannot write exactly, as a clock gives them. Now and then one no
-  /// calendar has: a window may send any number.
+  /// A due date: one past (its reminder falls due at once), or far ahead; with more fraction
+  /// digits than the millisecond the state keeps, and now and then another offset from UTC.
+  /// Now and then one at the ends of what a timestamp spells, one no calendar has, or a number:
+  /// a window may send anything.
   static func due(_ random: inout PropertyRandom) -> JSONValue {
-    if random.chance(6) { return .number(random.pick([1e300, -1e300, 0x1p62, -0x1p63])) }
-    let now = Date().timeIntervalSinceReferenceDate
+    if random.chance(6) {
+      return random.pick([
+        "9999-12-31T23:59:59.999Z", "0000-01-01T00:00:00Z", "2026-02-29T10:00:00Z", "2026-12-01T24:00:00Z",
+        .number(1e300), .integer(-0x7FFF_FFFF_FFFF_FFFF),
+      ])
+    }
+    let now = Date().timeIntervalSince1970
     let offset = random.chance(50) ? -Double(random.int(1...100_000)) / 7 : Double(random.int(1...30)) * 86_400 + 1 / 3
-    return .number(now + offset)
+    let text = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: (now + offset).rounded(.down)))
+    let fraction = String(format: ".%07d", random.int(0...9_999_999))
+    let withFraction = text.dropLast() + fraction
+    return .string(random.chance(80) ? withFraction + "Z" : withFraction + random.pick(["+02:00", "-05:30", "+00:00"]))
   }
 
   /// A small whole number from `range`; now and then one at the ends of what an `Int` holds.
