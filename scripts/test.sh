@@ -5,8 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
 # python3 runs the independent wire peer (Tests/ConcordServerTests/wire_contract_peer.py) and the
-# export verifier; sqlite3 imports a CSV export as an auditor's database would.
-concord_install_system_packages python3 sqlite3
+# export verifier; python3-jsonschema validates Workspace's traffic against its published schema
+# (workspace_schema_peer.py); sqlite3 imports a CSV export as an auditor's database would.
+concord_install_system_packages python3 python3-jsonschema sqlite3
 
 swift build --build-tests
 swift test --skip-build "$@"

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""workspace_schema_peer.py: Workspace's JSON checked against schema/workspace.schema.json, on real
+traffic, by a client written from the schemas alone.
+
+It starts `concordd` (Workspace) on a fresh home and sends the documented JSON of every Workspace
+action, each first checked against its scope's action schema: half through `concord send`, half
+as `send` lines on a raw socket. A second peer watches every scope; each state it holds after a
+`snapshot` or an `update` (applied with the wire peer's own diff model) must fit the scope's state
+schema. Then `concord state` (the whole state and each scope), a restart, and the audit export:
+every entry's action text must fit LoggedAction, and every kind of action must be among them.
+Actions the schema refuses (a date as a number, `_0`) must be refused by the daemon too.
+
+    python3 workspace_schema_peer.py --concordd .build/debug/concordd --concord .build/debug/concord
+
+Validation is by the `jsonschema` package (Debian's python3-jsonschema), which shares no code with
+Concord. Prints `PASS`/`FAIL` lines and `N passed, M failed`; exits 1 when any failed.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wire_contract_peer as wire  # noqa: E402
+
+try:
+    import jsonschema
+except ImportError:
+    # A python3 of its own on PATH (pyenv, a virtualenv) may lack the package Debian installed.
+    if sys.executable != "/usr/bin/python3" and os.access("/usr/bin/python3", os.X_OK):
+        os.execv("/usr/bin/python3", ["/usr/bin/python3", *sys.argv])
+    print("FAIL setup: the Python package jsonschema is missing (Debian: apt-get install python3-jsonschema)")
+    sys.exit(1)
+
+SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "schema", "workspace.schema.json")
+with open(SCHEMA_PATH, encoding="utf-8") as f:
+    SCHEMA = json.load(f)
+jsonschema.Draft202012Validator.check_schema(SCHEMA)
+VALIDATORS = {}
+
+
+def problems(value, definition):
+    """Why `value` does not fit `$defs/definition` (empty when it fits)."""
+    if definition not in VALIDATORS:
+        VALIDATORS[definition] = jsonschema.Draft202012Validator(dict(SCHEMA, **{"$ref": "#/$defs/" + definition}))
+    found = [f"{definition}: {e.message} at /{'/'.join(map(str, e.absolute_path))}"
+             for e in VALIDATORS[definition].iter_errors(value)]
+    # A pattern says a timestamp's shape; the calendar says whether it is a day (2026-02-30 is not).
+    for text in timestamps(value):
+        try:
+            datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
+        except ValueError:
+            found.append(f"{definition}: {text!r} is no date")
+    return found
+
+
+def timestamps(value):
+    """The strings under the members that hold dates."""
+    out = []
+    if isinstance(value, dict):
+        for key, member in value.items():
+            if isinstance(member, str) and key in ("at", "due", "createdAt", "updatedAt", "editedAt", "since", "date"):
+                out.append(member)
+            else:
+                out.extend(timestamps(member))
+    elif isinstance(value, list):
+        for member in value:
+            out.extend(timestamps(member))
+    return out
+
+
+SCOPES = {name.split(":")[0]: spec for name, spec in SCHEMA["x-scopes"].items()}
+
+
+def definition_of(scope, what):
+    ref = SCOPES[scope.split(":")[0]].get(what)
+    return ref.rsplit("/", 1)[1] if ref else None
+
+
+class WatchingPeer(wire.Peer):
+    """A peer that checks each state it holds against its scope's schema as it changes."""
+
+    def attach(self, scope, timeout=wire.READ_TIMEOUT):
+        """Attaches, reading the updates of other scopes that come before the snapshot."""
+        self.send({"type": "attach", "scope": scope})
+        msg, _ = self.until(lambda m: m.get("type") in ("snapshot", "error") and m.get("scope", scope) == scope,
+                            f"the snapshot of {scope}", timeout)
+        wire.check(msg.get("type") == "snapshot", f"expected the snapshot of {scope}, got {wire.short(msg)}")
+        return msg
+
+    def recv(self, timeout=wire.READ_TIMEOUT):
+        msg = super().recv(timeout)
+        if isinstance(msg, dict) and msg.get("type") in ("snapshot", "update") and msg.get("scope") in self.states:
+            scope = msg["scope"]
+            self.checked = getattr(self, "checked", 0) + 1
+            for p in problems(self.states[scope], definition_of(scope, "state")):
+                self.violations.append(f"{self.name}: {msg['type']} of {scope}: {p}")
+        return msg
+
+
+def future(days, offset="Z"):
+    moment = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=123456) + datetime.timedelta(days=days)
+    text = moment.strftime("%Y-%m-%dT%H:%M:%S.%f")
+    return text + "Z" if offset == "Z" else text + offset
+
+
+# The documented JSON of every action a window sends, in an order each one applies in.
+ACTIONS = [
+    ("board", {"addColumn": {"name": "review"}}),
+    ("board", {"addColumn": {"name": "later", "limit": 2}}),
+    ("board", {"renameColumn": {"name": "review", "to": "in-review"}}),
+    ("board", {"moveColumn": {"name": "in-review", "position": 2}}),
+    ("board", {"limitColumn": {"name": "later", "limit": 4}}),
+    ("board", {"invite": {"user": "bob"}}),
+    ("board", {"addCard": {"title": "Fix login", "column": "todo"}}),
+    ("board", {"addCard": {"title": "日本語 café 😀 \u0007 tab\there"}}),
+    ("board", {"addCard": {"title": "Old idea", "column": None}}),
+    ("board", {"editCard": {"id": 1, "title": "Fix the login page", "description": "Users see a blank page"}}),
+    ("board", {"moveCard": {"id": 1, "column": "doing", "position": 1}}),
+    ("board", {"assign": {"id": 1, "user": "bob"}}),
+    ("board", {"assign": {"id": 1}}),
+    ("board", {"label": {"id": 1, "label": "urgent"}}),
+    ("board", {"unlabel": {"id": 1, "label": "urgent"}}),
+    ("board", {"setDue": {"id": 1, "due": future(30)}}),
+    ("board", {"setDue": {"id": 1, "due": future(31, "+05:30")}}),
+    ("board", {"archive": {"id": 3}}),
+    ("board", {"restore": {"id": 3}}),
+    ("board", {"undo": {}}),
+    ("board", {"redo": {}}),
+    ("board", {"removeColumn": {"name": "later"}}),
+    ("column:todo", {"addCard": {"title": "From the column"}}),
+    ("column:todo", {"moveCard": {"id": 4, "position": 1}}),
+    ("column:todo", {"limit": {"to": 5}}),
+    ("column:todo", {"limit": {}}),
+    ("column:in-review", {"rename": {"to": "review"}}),
+    ("card:2", {"edit": {"title": "Write the release notes"}}),
+    ("card:2", {"edit": {"description": "For 1.0"}}),
+    ("card:2", {"move": {"column": "review"}}),
+    ("card:2", {"assign": {"user": "bob"}}),
+    ("card:2", {"assign": {}}),
+    ("card:2", {"label": {"name": "docs"}}),
+    ("card:2", {"unlabel": {"name": "docs"}}),
+    ("card:2", {"setDue": {"due": future(2)}}),
+    ("card:2", {"setDue": {}}),
+    ("card:2", {"archive": {}}),
+    ("card:2", {"restore": {}}),
+    ("chat:general", {"say": {"text": "the build is green @bob see #1."}}),
+    ("chat:general", {"edit": {"message": 1, "text": "the build is green again"}}),
+    ("chat:general", {"say": {"text": "a second message"}}),
+    ("chat:general", {"delete": {"message": 2}}),
+    ("chat:general", {"createChannel": {"name": "random"}}),
+    # Due a moment ago: the daemon's reminder falls due and is raised (its own actions).
+    ("card:1", {"setDue": {"due": future(-1 / 86400)}}),
+]
+
+# Actions the schema refuses, which the daemon must not take either.
+REFUSED = [
+    ("card:1", {"setDue": {"due": 817405200}}),
+    ("card:1", {"setDue": {"due": "2026-02-30T10:00:00Z"}}),
+    ("card:1", {"setDue": {"due": "tomorrow"}}),
+    ("chat:general", {"say": {"_0": "hello"}}),
+    ("board", {"addCard": {"title": "two actions"}, "undo": {}}),
+    ("board", {"undo": {}, "redo": {}}),
+]
+
+# Every kind the log holds (`board.join` is reduced inside `presence.attached`, never logged alone).
+EVERY_KIND = {
+    "board.addCard", "board.editCard", "board.moveCard", "board.assign", "board.label", "board.unlabel",
+    "board.setDue", "board.archive", "board.restore", "board.addColumn", "board.renameColumn", "board.moveColumn",
+    "board.limitColumn", "board.removeColumn", "board.invite", "board.undo", "board.redo",
+    "chat.say", "chat.edit", "chat.delete", "chat.createChannel",
+    "presence.attached", "presence.detached", "reminders.fellDue", "reminders.raise", "booted",
+}
+
+
+def kind(action):
+    (outer, payload), = action.items()
+    if outer in ("board", "chat"):
+        payload = payload["action"]
+    return f"{outer}.{next(iter(payload))}" if payload else outer
+
+
+def traffic(ctx):
+    ctx.start()
+    watcher = WatchingPeer(ctx, "watcher")
+    watcher.hello()
+    for scope in ("board", "presence", "activity", "column:todo", "chat:general"):
+        watcher.attach(scope)
+    sender = WatchingPeer(ctx, "sender")
+    sender.hello()
+    cseq = 0
+    sent = 0
+    for index, (scope, action) in enumerate(ACTIONS):
+        found = problems(action, definition_of(scope, "action"))
+        wire.check(not found, f"the documented action {action} for {scope} does not fit the schema: {found}")
+        if scope.startswith("card:") and scope not in watcher.states:
+            watcher.attach(scope)
+        if index % 2 == 0:
+            result = ctx.concord("send", "--home", ctx.home, scope, json.dumps(action))
+            wire.check(result.returncode == 0, f"`concord send {scope} {json.dumps(action)}` exited "
+                       f"{result.returncode}: {result.stderr.decode('utf-8', 'replace').strip()[:300]}")
+        else:
+            if scope not in sender.states:
+                sender.attach(scope)
+            cseq += 1
+            sender.acked(scope, action, "schema-peer", cseq, f"{scope} {json.dumps(action)}")
+        sent += 1
+    for scope, action in REFUSED:
+        wire.check(problems(action, definition_of(scope, "action")), f"the schema takes {action} for {scope}")
+        if scope not in sender.states:
+            sender.attach(scope)
+        cseq += 1
+        sender.send(wire.send_msg(scope, action, "schema-peer", cseq))
+        answer, _ = sender.answer("schema-peer", cseq)
+        wire.check(answer.get("type") != "ack", f"the daemon took {action} for {scope}, which the schema refuses")
+    # The reminder falls due and is raised by the daemon itself.
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not watcher.states.get("board", {}).get("reminders"):
+        watcher.drain(quiet=0.5, limit=1)
+    wire.check(watcher.states["board"].get("reminders"), "the reminder of card 1 was never raised")
+    watcher.sync()
+    wire.check(getattr(watcher, "checked", 0) > 60, f"only {getattr(watcher, 'checked', 0)} states were checked")
+
+    # What `concord state` prints: the whole state, and each scope.
+    for scope, definition in [(None, "State"), ("board", "BoardView"), ("column:todo", "ColumnView"),
+                              ("card:1", "CardView"), ("chat:general", "ChannelView"), ("presence", "Presence"),
+                              ("activity", "ActivityView")]:
+        result = ctx.concord("state", "--home", ctx.home, *([scope] if scope else []))
+        wire.check(result.returncode == 0, f"`concord state {scope or ''}` exited {result.returncode}")
+        state = json.loads(result.stdout)
+        found = problems(state, definition)
+        wire.check(not found, f"`concord state {scope or ''}`: {found[:3]}")
+
+    ctx.restart()  # the daemon's `booted`, and the windows' presence ending
+    after = WatchingPeer(ctx, "after restart")
+    after.hello()
+    after.attach("board")
+    after.sync()
+    ctx.stop_cleanly()
+    ctx.verify()
+
+    kinds = set()
+    entries = ctx.export()
+    for entry in entries:
+        wire.check(isinstance(entry["action_value"], dict), f"entry {entry.get('seq')}'s action is not JSON")
+        found = problems(entry["action_value"], "LoggedAction")
+        wire.check(not found, f"entry {entry.get('seq')}: {entry['action']}: {found[:3]}")
+        kinds.add(kind(entry["action_value"]))
+    missing = EVERY_KIND - kinds
+    wire.check(not missing, f"the log holds no {sorted(missing)}")
+    print(f"checked {sent} actions, {watcher.checked + sender.checked + after.checked} states, {len(entries)} entries", flush=True)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Checks Workspace's JSON against schema/workspace.schema.json on real traffic.")
+    ap.add_argument("--concordd", required=True, help="path of concordd")
+    ap.add_argument("--concord", required=True, help="path of concord")
+    args = ap.parse_args()
+    wire.ARGS = argparse.Namespace(concordd=os.path.abspath(args.concordd), concord=os.path.abspath(args.concord))
+    problem = wire.run_one("workspace traffic", "workspace", traffic)
+    print("PASS workspace traffic" if problem is None else f"FAIL workspace traffic: {problem}", flush=True)
+    print(f"{0 if problem else 1} passed, {1 if problem else 0} failed", flush=True)
+    return 1 if problem else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
