@@ -73,7 +73,9 @@ let package = Package(
     .target(
       name: "ConcordSchema",
       path: "schema",
-      exclude: ["audit-export.schema.json", "wire-protocol.schema.json"],
+      exclude: [
+        "audit-export.schema.json", "wire-protocol.schema.json", "workspace.schema.json", "sample-app.schema.json",
+      ],
       sources: ["LogSchema.swift"],
       resources: [.embedInCode("log/v1-initial.sql")]
     ),
@@ -200,7 +202,7 @@ let package = Package(
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ],
       // The independent wire peer, run by WireContractTests; logs written by earlier builds.
-      exclude: ["wire_contract_peer.py", "Fixtures"]
+      exclude: ["wire_contract_peer.py", "app_schema_peer.py", "Fixtures"]
     ),
     // What an app is, on its own: the words people type into a scope, what a scope's state is.
     .testTarget(name: "ConcordAppTests", dependencies: ["ConcordApp", "PropertyRandom"]),

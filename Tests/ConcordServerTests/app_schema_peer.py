@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""workspace_schema_peer.py: Workspace's JSON checked against schema/workspace.schema.json, on real
-traffic, by a client written from the schemas alone.
+"""app_schema_peer.py: an app's JSON checked against its published schema on real traffic, by a
+client written from the schemas alone: Workspace against schema/workspace.schema.json, the sample
+app against schema/sample-app.schema.json.
 
-It starts `concordd` (Workspace) on a fresh home and sends the documented JSON of every Workspace
-action, each first checked against its scope's action schema: half through `concord send`, half
-as `send` lines on a raw socket. A second peer watches every scope; each state it holds after a
-`snapshot` or an `update` (applied with the wire peer's own diff model) must fit the scope's state
-schema. Then `concord state` (the whole state and each scope), a restart, and the audit export:
-every entry's action text must fit LoggedAction, and every kind of action must be among them.
-Actions the schema refuses (a date as a number, `_0`) must be refused by the daemon too.
+For each app it starts `concordd` on a fresh home and sends the documented JSON of every action,
+each first checked against its scope's action schema: half through `concord send`, half as `send`
+lines on a raw socket. Peers watch the scopes; each state they hold after a `snapshot` or an
+`update` (applied with the wire peer's own diff model) must fit the scope's state schema. Then
+`concord state` (the whole state and each scope), a restart, and the audit export: every entry's
+action text must fit LoggedAction, and every kind of action must be among them. Actions the schema
+refuses (a date as a number, `_0`) must be refused by the daemon too.
 
-    python3 workspace_schema_peer.py --concordd .build/debug/concordd --concord .build/debug/concord
+    python3 app_schema_peer.py --concordd .build/debug/concordd --concord .build/debug/concord
 
 Validation is by the `jsonschema` package (Debian's python3-jsonschema), which shares no code with
 Concord. Prints `PASS`/`FAIL` lines and `N passed, M failed`; exits 1 when any failed.
@@ -35,15 +36,21 @@ except ImportError:
     print("FAIL setup: the Python package jsonschema is missing (Debian: apt-get install python3-jsonschema)")
     sys.exit(1)
 
-SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "schema", "workspace.schema.json")
-with open(SCHEMA_PATH, encoding="utf-8") as f:
-    SCHEMA = json.load(f)
-jsonschema.Draft202012Validator.check_schema(SCHEMA)
+SCHEMA_DIRECTORY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "schema")
+SCHEMA = None  # the schema of the app being checked
 VALIDATORS = {}
 
 
+def use_schema(name):
+    global SCHEMA
+    with open(os.path.join(SCHEMA_DIRECTORY, name), encoding="utf-8") as f:
+        SCHEMA = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    VALIDATORS.clear()
+
+
 def problems(value, definition):
-    """Why `value` does not fit `$defs/definition` (empty when it fits)."""
+    """Why `value` does not fit `$defs/definition` of the app's schema (empty when it fits)."""
     if definition not in VALIDATORS:
         VALIDATORS[definition] = jsonschema.Draft202012Validator(dict(SCHEMA, **{"$ref": "#/$defs/" + definition}))
     found = [f"{definition}: {e.message} at /{'/'.join(map(str, e.absolute_path))}"
@@ -72,11 +79,10 @@ def timestamps(value):
     return out
 
 
-SCOPES = {name.split(":")[0]: spec for name, spec in SCHEMA["x-scopes"].items()}
-
-
 def definition_of(scope, what):
-    ref = SCOPES[scope.split(":")[0]].get(what)
+    """The definition of a scope's `state` or `action`, from the schema's x-scopes."""
+    scopes = {name.split(":")[0]: spec for name, spec in SCHEMA["x-scopes"].items()}
+    ref = scopes[scope.split(":")[0]].get(what)
     return ref.rsplit("/", 1)[1] if ref else None
 
 
@@ -106,6 +112,8 @@ def future(days, offset="Z"):
     text = moment.strftime("%Y-%m-%dT%H:%M:%S.%f")
     return text + "Z" if offset == "Z" else text + offset
 
+
+# Workspace ---------------------------------------------------------------------------------
 
 # The documented JSON of every action a window sends, in an order each one applies in.
 ACTIONS = [
@@ -183,7 +191,9 @@ def kind(action):
     return f"{outer}.{next(iter(payload))}" if payload else outer
 
 
-def traffic(ctx):
+def workspace_traffic(ctx):
+    use_schema("workspace.schema.json")
+    os.environ["CONCORD_APP"] = "workspace"  # which app `concord` speaks
     ctx.start()
     watcher = WatchingPeer(ctx, "watcher")
     watcher.hello()
@@ -254,16 +264,107 @@ def traffic(ctx):
     print(f"checked {sent} actions, {watcher.checked + sender.checked + after.checked} states, {len(entries)} entries", flush=True)
 
 
+# The sample app ----------------------------------------------------------------------------
+
+SAMPLE_ACTIONS = [
+    ("counter", {"increment": {}}),
+    ("counter", {"add": {"amount": 9223372036854775805}}),
+    ("counter", {"decrement": {}}),
+    ("counter", {"add": {"amount": -9223372036854775806}}),
+    ("notes", {"add": {"text": "milk 🥛 \u0000 café"}}),
+    ("notes", {"add": {"text": "bread"}}),
+    ("notes", {"addLater": {"text": "later", "milliseconds": 10}}),
+    ("notes", {"remove": {"id": 2}}),
+    ("note:1", {"edit": {"text": "oat milk"}}),
+    ("note:1", {"toggle": {}}),
+]
+SAMPLE_REFUSED = [
+    ("counter", {"counter": {"_0": {"increment": {}}}}),
+    ("counter", {"add": {"amount": 1.5}}),
+    ("counter", {"add": {"amount": 9223372036854775808}}),
+    ("note:1", {"edit": {"_0": "x"}}),
+]
+SAMPLE_KINDS = {"counter.increment", "counter.add", "counter.decrement", "notes.add", "notes.addLater", "notes.remove",
+                "note.edit", "note.toggle", "attached", "detached", "booted"}
+
+
+def sample_kind(action):
+    (outer, payload), = action.items()
+    if outer == "note":
+        payload = payload["action"]
+    elif outer not in ("counter", "notes"):
+        return outer
+    return f"{outer}.{next(iter(payload))}"
+
+
+def sample_traffic(ctx):
+    use_schema("sample-app.schema.json")
+    os.environ["CONCORD_APP"] = "sample"
+    ctx.start()
+    watcher = WatchingPeer(ctx, "watcher")
+    watcher.hello()
+    for scope in ("counter", "notes", "presence"):
+        watcher.attach(scope)
+    sender = WatchingPeer(ctx, "sender")
+    sender.hello()
+    cseq = 0
+    for index, (scope, action) in enumerate(SAMPLE_ACTIONS):
+        found = problems(action, definition_of(scope, "action"))
+        wire.check(not found, f"the documented action {action} for {scope} does not fit the schema: {found}")
+        if scope.startswith("note:") and scope not in watcher.states:
+            watcher.attach(scope)
+        if index % 2 == 0:
+            result = ctx.concord("send", "--home", ctx.home, scope, json.dumps(action))
+            wire.check(result.returncode == 0, f"`concord send {scope} {json.dumps(action)}` exited "
+                       f"{result.returncode}: {result.stderr.decode('utf-8', 'replace').strip()[:300]}")
+        else:
+            if scope not in sender.states:
+                sender.attach(scope)
+            cseq += 1
+            sender.acked(scope, action, "schema-peer", cseq, f"{scope} {json.dumps(action)}")
+    for scope, action in SAMPLE_REFUSED:
+        wire.check(problems(action, definition_of(scope, "action")), f"the schema takes {action} for {scope}")
+        cseq += 1
+        sender.send(wire.send_msg(scope, action, "schema-peer", cseq))
+        answer, _ = sender.answer("schema-peer", cseq)
+        wire.check(answer.get("type") != "ack", f"the daemon took {action} for {scope}, which the schema refuses")
+    watcher.drain(quiet=0.5, limit=3)
+    for scope, definition in [(None, "State"), ("counter", "Int"), ("notes", "Notes"), ("note:1", "Note"),
+                              ("presence", "Presence")]:
+        result = ctx.concord("state", "--home", ctx.home, *([scope] if scope else []))
+        wire.check(result.returncode == 0, f"`concord state {scope or ''}` exited {result.returncode}")
+        found = problems(json.loads(result.stdout), definition)
+        wire.check(not found, f"`concord state {scope or ''}`: {found[:3]}")
+    ctx.restart()
+    ctx.stop_cleanly()
+    kinds = set()
+    entries = ctx.export()
+    for entry in entries:
+        found = problems(entry["action_value"], "LoggedAction")
+        wire.check(not found, f"entry {entry.get('seq')}: {entry['action']}: {found[:3]}")
+        kinds.add(sample_kind(entry["action_value"]))
+    missing = SAMPLE_KINDS - kinds
+    wire.check(not missing, f"the log holds no {sorted(missing)}")
+    print(f"checked {len(SAMPLE_ACTIONS)} actions, {watcher.checked + sender.checked} states, {len(entries)} entries",
+          flush=True)
+
+
+SCENARIOS = [("workspace traffic", "workspace", workspace_traffic), ("sample traffic", "sample", sample_traffic)]
+
+
 def main():
-    ap = argparse.ArgumentParser(description="Checks Workspace's JSON against schema/workspace.schema.json on real traffic.")
+    ap = argparse.ArgumentParser(description="Checks the apps' JSON against their published schemas on real traffic.")
     ap.add_argument("--concordd", required=True, help="path of concordd")
     ap.add_argument("--concord", required=True, help="path of concord")
     args = ap.parse_args()
     wire.ARGS = argparse.Namespace(concordd=os.path.abspath(args.concordd), concord=os.path.abspath(args.concord))
-    problem = wire.run_one("workspace traffic", "workspace", traffic)
-    print("PASS workspace traffic" if problem is None else f"FAIL workspace traffic: {problem}", flush=True)
-    print(f"{0 if problem else 1} passed, {1 if problem else 0} failed", flush=True)
-    return 1 if problem else 0
+    failed = 0
+    for name, app, scenario in SCENARIOS:
+        problem = wire.run_one(name, app, scenario)
+        print(f"PASS {name}" if problem is None else f"FAIL {name}: {problem}", flush=True)
+        failed += problem is not None
+    print(f"{len(SCENARIOS) - failed} passed, {failed} failed", flush=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
