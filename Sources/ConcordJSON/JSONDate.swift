@@ -20,13 +20,28 @@ public enum JSONDate {
   ///
   /// - Throws: for a date outside the years 0000–9999, which the format cannot spell.
   public static func text(_ date: Date) throws(JSONDateError) -> String {
-    guard let milliseconds = milliseconds(date) else { throw .outOfRange }
+    guard let milliseconds = milliseconds(date), let text = text(milliseconds: milliseconds) else { throw .outOfRange }
+    return text
+  }
+
+  /// The timestamp of a whole number of milliseconds since 1970 (the audit export's `time`);
+  /// nil outside the years 0000–9999.
+  public static func text(milliseconds: Int64) -> String? {
     let (days, inDay) = floorDivision(milliseconds, 86_400_000)
     let (year, month, day) = civil(fromDays: days)
-    guard (0...9999).contains(year) else { throw .outOfRange }
+    guard (0...9999).contains(year) else { return nil }
     let second = inDay / 1000
     return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(second / 3600, 2)):\(pad(second / 60 % 60, 2)):"
       + "\(pad(second % 60, 2)).\(pad(inDay % 1000, 3))Z"
+  }
+
+  /// The milliseconds of a timestamp spelled exactly as ``text(milliseconds:)`` spells it; nil
+  /// for any other spelling of any date (what the audit export's reader takes).
+  public static func milliseconds(canonical text: String) -> Int64? {
+    guard text.utf8.count == 24, let date = try? date(from: text), let milliseconds = milliseconds(date),
+      self.text(milliseconds: milliseconds) == text
+    else { return nil }
+    return milliseconds
   }
 
   /// The date an RFC 3339 timestamp names, rounded to the millisecond.

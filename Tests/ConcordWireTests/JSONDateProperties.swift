@@ -149,6 +149,25 @@ import Testing
     return parts.joined()
   }
 
+  /// The audit export reads a time only as it writes it: one spelling for each millisecond.
+  @Test func theCanonicalReadingTakesOneSpellingOfEachDate() throws {
+    var random = PropertyRandom(seed: PropertyRandom.replayed ?? 0xDA7E_0300)
+    for _ in 0..<2_000 {
+      let milliseconds = Self.randomMilliseconds(&random, in: Self.first...253_402_300_799_999)
+      let text = try #require(JSONDate.text(milliseconds: milliseconds))
+      #expect(JSONDate.milliseconds(canonical: text) == milliseconds, "\(text)")
+    }
+    let canonical = "2026-12-01T09:30:00.000Z"
+    #expect(JSONDate.milliseconds(canonical: canonical) == 1_796_117_400_000)
+    // Other spellings of the same date, which reading takes and the canonical reading does not.
+    for other in ["2026-12-01T09:30:00Z", "2026-12-01T09:30:00.000z", "2026-12-01t09:30:00.000Z",
+                  "2026-12-01T09:30:00.0000Z", "2026-12-01T10:30:00.000+01:00"] {
+      #expect(try JSONDate.date(from: other) == JSONDate.date(from: canonical), "\(other)")
+      #expect(JSONDate.milliseconds(canonical: other) == nil, "\(other)")
+    }
+    #expect(JSONDate.milliseconds(canonical: canonical + " ") == nil && JSONDate.milliseconds(canonical: "") == nil)
+  }
+
   @Test func theCodersWriteDatesAsTimestampsAndReadNothingElse() throws {
     struct Dated: Codable, Equatable {
       var at: Date
