@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Writes Tests/ConcordServerTests/Fixtures/workspace-v1/: a Workspace log made by the binaries
+# Writes Tests/ConcordServerTests/Fixtures/workspace-vN/ (N: Workspace.version of this checkout):
+# a Workspace log made by the binaries
 # built from this checkout, holding every kind of Workspace action (every board, column, card
 # and chat command, presence, a reminder that fell due, a restart's `booted`), with its key.
 # A later version of Workspace must boot it, replay it, verify it and export it unchanged
 # (WorkspaceFixtureTests), and reach the state this build printed (state.json). Run it only to
 # make the fixture of a version that is about to change, on that version's commit: the
-# workspace-v1 fixture was made at 4098e44 (its actions in that version's JSON, such as the
-# `{"setDue":{"_0":…}}` below), e.g. in `git worktree add /tmp/v1 4098e44`.
+# workspace-v1 fixture was made at 4098e44 (the script as it stood there, with version 1's JSON
+# such as `{"setDue":{"_0":…}}`), e.g. in `git worktree add /tmp/v1 4098e44`.
 #
 #   scripts/make-workspace-fixture.sh            # builds, then writes the fixture
 set -euo pipefail
@@ -14,7 +15,8 @@ cd "$(dirname "$0")/.."
 swift build --product concordd
 swift build --product concord
 bin=.build/debug
-out=Tests/ConcordServerTests/Fixtures/workspace-v1
+version=$(sed -n 's/.*public static let version = \([0-9]*\).*/\1/p' Sources/Workspace/Workspace.swift)
+out=Tests/ConcordServerTests/Fixtures/workspace-v$version
 home=$(mktemp -d /tmp/concord-fixture-XXXXXX)
 chmod 700 "$home"
 trap 'kill "$daemon" 2>/dev/null || true; rm -rf "$home"' EXIT
@@ -77,8 +79,8 @@ send chat:general 'channel random'
 # A window opens and closes: presence.
 "$bin/concord" attach board --json < /dev/null > /dev/null
 # A reminder that falls due two seconds from now (the due date in the action's own encoding).
-due=$(python3 -c 'import time; print(int(time.time() - 978307200) + 2)')
-send card:1 "{\"setDue\":{\"_0\":$due}}"
+due=$(python3 -c 'import datetime as d; print((d.datetime.now(d.timezone.utc) + d.timedelta(seconds=2)).strftime("%Y-%m-%dT%H:%M:%S.000Z"))')
+send card:1 "{\"setDue\":{\"due\":\"$due\"}}"
 sleep 4
 stop
 # A restart: `booted` again, reminders set again from the state.

@@ -88,6 +88,28 @@ import Testing
     return whole.dropLast() + String(format: ".%03dZ", Int(milliseconds % 1000))
   }
 
+  /// An entry written by a later version of Workspace than this build's is never skipped: the
+  /// daemon does not start and `concord state` does not print a state, and both say which entry.
+  @Test func anEntryFromANewerVersionStopsTheDaemonAndTheState() throws {
+    let home = try Self.copyOfFixture()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
+    let newer = 3
+    try log.append([
+      LogRecord(
+        client: "later-build", cseq: 1, at: Date(), user: "alice", scope: "board", action: #"{"board":{"teleport":{}}}"#,
+        outcome: .applied, app: "workspace", appVersion: newer)
+    ])
+    try log.close()
+    let said = "entry 51 (workspace version \(newer)) was written by a newer version"
+    let state = try ConcordCLI.run(["state"], home: home, app: "workspace")
+    #expect(state.status != 0 && state.error.contains(said), "\(state.status): \(state.error)")
+    let daemon = DaemonProcess(home: home, app: "workspace")
+    #expect(throws: DaemonTestError.self) { try daemon.start() }
+    #expect(daemon.errorOutput().contains(said), "\(daemon.errorOutput())")
+    daemon.removeHome()
+  }
+
   static let fixture = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "Fixtures/workspace-v1")
 
   /// The fixture in a fresh home (0700), its files 0600 as a home keeps them.
