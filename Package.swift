@@ -90,7 +90,10 @@ let package = Package(
     .target(name: "ConcordWire", dependencies: ["ConcordJSON", .product(name: "NIOCore", package: "swift-nio")]),
     // What an app is: the hosted description (state, reducer, scopes, lifecycle, migrations, how
     // one logged action replays) and how windows show and type its scopes. No I/O.
-    .target(name: "ConcordApp", dependencies: ["Concord", "ConcordWire"]),
+    .target(name: "ConcordApp", dependencies: ["Concord", "ConcordWire", "CCellWidth"]),
+    // A character's terminal cells by the C library's wcwidth, in a UTF-8 locale whatever the
+    // process's own.
+    .target(name: "CCellWidth"),
     // An app's state rebuilt from its log: the daemon's boot and `concord state --at`.
     .target(
       name: "ConcordReplay",

@@ -2,6 +2,9 @@ import Foundation
 
 /// Plain text fitted to a window's columns: cut with "…", padded, or wrapped between words.
 ///
+/// Columns are terminal cells (``DisplayWidth``): a CJK character or an emoji takes two, an
+/// accent none, and a character is never cut in the middle.
+///
 /// ```swift
 /// TextFit.cut("Fix the login page", 10)   // "Fix the l…"
 /// TextFit.wrap("Fix the login page", 10)  // ["Fix the", "login page"]
@@ -10,13 +13,27 @@ public enum TextFit {
   /// `text` cut to `width` columns, with "…" when cut.
   public static func cut(_ text: String, _ width: Int) -> String {
     guard width > 0 else { return "" }
-    return text.count > width ? String(text.prefix(width - 1)) + "…" : text
+    guard DisplayWidth.of(text) > width else { return text }
+    return prefix(of: text, fitting: width - 1).text + "…"
   }
 
   /// `text` cut or padded with spaces to exactly `width` columns.
   public static func pad(_ text: String, _ width: Int) -> String {
-    let cut = text.count > width ? String(text.prefix(width)) : text
-    return cut + String(repeating: " ", count: max(0, width - cut.count))
+    let fitted = prefix(of: text, fitting: max(0, width))
+    return fitted.text + String(repeating: " ", count: max(0, width - fitted.cells))
+  }
+
+  /// The longest start of `text` that takes at most `cells` columns, and the columns it takes.
+  public static func prefix(of text: some StringProtocol, fitting cells: Int) -> (text: String, cells: Int) {
+    var used = 0
+    var end = text.startIndex
+    for index in text.indices {
+      let width = DisplayWidth.of(text[index])
+      if used + width > cells { break }
+      used += width
+      end = text.index(after: index)
+    }
+    return (String(text[..<end]), used)
   }
 
   /// `text` in lines of at most `width` columns, broken between words.
@@ -27,14 +44,17 @@ public enum TextFit {
       var line = ""
       for word in paragraph.split(separator: " ") {
         var word = String(word)
-        while word.count > width {
+        while DisplayWidth.of(word) > width {
           if !line.isEmpty { lines.append(line); line = "" }
-          lines.append(String(word.prefix(width)))
-          word = String(word.dropFirst(width))
+          // At least one character a line, even one wider than the window.
+          let piece = prefix(of: word, fitting: width).text
+          let taken = piece.isEmpty ? String(word.prefix(1)) : piece
+          lines.append(taken)
+          word = String(word.dropFirst(taken.count))
         }
         if line.isEmpty {
           line = word
-        } else if line.count + 1 + word.count <= width {
+        } else if DisplayWidth.of(line) + 1 + DisplayWidth.of(word) <= width {
           line += " " + word
         } else {
           lines.append(line)

@@ -22,7 +22,7 @@ enum BoardRendering {
     let height = rendered.map(\.count).max() ?? 0
     for row in 0..<height {
       let cells = rendered.map { cells in row < cells.count ? cells[row] : Cell(text: "", styled: "") }
-      lines.append(" " + cells.map { $0.styled + String(repeating: " ", count: max(0, columnWidth - $0.text.count)) }
+      lines.append(" " + cells.map { $0.styled + String(repeating: " ", count: max(0, columnWidth - DisplayWidth.of($0.text))) }
         .joined(separator: palette.dim(gap)))
     }
     lines.append("")

@@ -15,9 +15,9 @@ enum ChatRendering {
         continue
       }
       let text = linked(message.text, cards: channel.cards)
-      let wrapped = TextFit.wrap(text + (message.editedAt == nil ? "" : " (edited)"), max(10, width - 2 - head.count - prefix.count - 2))
+      let wrapped = TextFit.wrap(text + (message.editedAt == nil ? "" : " (edited)"), max(10, width - 2 - DisplayWidth.of(head) - DisplayWidth.of(prefix) - 2))
       for (index, line) in wrapped.enumerated() {
-        let lead = index == 0 ? palette.dim(prefix) + palette.bold(head) + ": " : String(repeating: " ", count: prefix.count + head.count + 2)
+        let lead = index == 0 ? palette.dim(prefix) + palette.bold(head) + ": " : String(repeating: " ", count: DisplayWidth.of(prefix) + DisplayWidth.of(head) + 2)
         lines.append(" " + lead + highlight(line, people: channel.people, palette: palette))
       }
     }
