@@ -91,6 +91,11 @@ let package = Package(
     // What an app is: the hosted description (state, reducer, scopes, lifecycle, migrations, how
     // one logged action replays) and how windows show and type its scopes. No I/O.
     .target(name: "ConcordApp", dependencies: ["Concord", "ConcordWire", "CCellWidth"]),
+    // The full-screen terminal: ncursesw, wide characters and keys.
+    .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+    // The terminal UI of a window, on ncurses: the screen, keys, the command line's editor,
+    // scrolling, styled lines. No app and no I/O but the terminal's.
+    .target(name: "ConcordTerminal", dependencies: ["CNcurses", "ConcordApp"]),
     // A character's terminal cells by the C library's wcwidth, in a UTF-8 locale whatever the
     // process's own.
     .target(name: "CCellWidth"),
@@ -139,7 +144,7 @@ let package = Package(
     .executableTarget(
       name: "concord",
       dependencies: [
-        "ConcordClient", "ConcordApp", "ConcordReplay", "ConcordLog", "ConcordWire", "SampleApp", "Workspace",
+        "ConcordClient", "ConcordApp", "ConcordTerminal", "ConcordReplay", "ConcordLog", "ConcordWire", "SampleApp", "Workspace",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "cli"
@@ -209,6 +214,7 @@ let package = Package(
     ),
     // What an app is, on its own: the words people type into a scope, what a scope's state is.
     .testTarget(name: "ConcordAppTests", dependencies: ["ConcordApp", "PropertyRandom"]),
+    .testTarget(name: "ConcordTerminalTests", dependencies: ["ConcordTerminal", "PropertyRandom"]),
     // The client on its own: the outbox, what it witnesses of the daemon's log, its texts.
     .testTarget(
       name: "ConcordClientTests",

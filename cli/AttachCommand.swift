@@ -1,6 +1,7 @@
 import ConcordApp
 import ArgumentParser
 import ConcordClient
+import ConcordTerminal
 import ConcordWire
 import Foundation
 
@@ -15,7 +16,10 @@ struct AttachCommand: ParsableCommand {
     abstract: "Open a live window on one scope: its state, redrawn as it changes, and a command line.",
     discussion: """
       Type actions in the scope's own words (`help` lists them) or as JSON; `q` (or quit) \
-      and Enter, or Ctrl-C, leaves. When the daemon is away the window shows the last state it saw, \
+      and Enter, or Ctrl-C, leaves. PgUp/PgDn, the mouse wheel, and Home/End on an empty line \
+      scroll; ←/→, Ctrl-A/E/W/K/U and Alt-B/F edit the line; ↑/↓ and Ctrl-R recall what was \
+      typed before in this scope (kept in the home). NO_COLOR turns colour off; with TERM=dumb \
+      the window prints the state when it changes and reads commands line by line. When the daemon is away the window shows the last state it saw, \
       marked OFFLINE, queues what you type and shows it applied; it reconnects by itself and \
       sends the queue.
 
@@ -48,7 +52,18 @@ struct AttachCommand: ParsableCommand {
       try JSONWindow(session: session).run()
     } else {
       let session = try WindowSession(home: options.layout, scope: scope, window: window)
-      try FullScreenWindow(session: session, window: window).run()
+      let environment = ProcessInfo.processInfo.environment
+      // NO_COLOR (no-color.org): any value turns colour off; bold, dim and reverse stay.
+      let colors = environment["NO_COLOR"].map(\.isEmpty) ?? true
+      if environment["TERM"] == "dumb" {
+        try LineWindow(session: session, window: window).run()
+        return
+      }
+      do {
+        try FullScreenWindow(session: session, window: window, colors: colors).run()
+      } catch is ScreenError {
+        try LineWindow(session: session, window: window).run()
+      }
     }
   }
 }

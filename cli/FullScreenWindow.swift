@@ -1,42 +1,53 @@
 import ConcordApp
 import ConcordClient
+import ConcordTerminal
 import ConcordWire
 import Foundation
 
-/// The full-screen window of `concord attach`: the scope's state drawn by the app's renderer,
-/// a status line, the last answers, and a command line.
+/// The full-screen window of `concord attach`, on ncurses: the scope's state drawn by the app's
+/// renderer and scrolled with PgUp/PgDn, Home/End (on an empty command line) and the wheel; a
+/// line for the last command's outcome; a status line with the connection; and a command line
+/// with a line editor and a history kept per scope in the home.
 final class FullScreenWindow {
   private let session: WindowSession
   private let window: WindowScope
-  private var input = ""
-  /// The last few things to tell the person (answers, errors, help).
-  private var notes: [String] = []
-  private var lastSize = (columns: 0, rows: 0)
+  private let screen: Screen
+  private var editor: LineEditor
+  private var scroll: ScrollPosition
+  private var helpScroll = ScrollPosition(followsEnd: false)
+  /// The last command's outcome, or a notice; it fades (``Feedback``).
+  private var feedback: Feedback?
+  /// What the connection last did, for the status line: why it was lost (while it is), or that
+  /// it is back (fading).
+  private var connectionNote: Feedback?
   private var quit = false
-  /// True while the body shows the scope's commands instead of its state (until the next line).
+  /// True while the body shows the scope's commands instead of its state (until Esc or Enter).
   private var showingHelp = false
+  /// What each action sent from this window was typed as, by cseq, until it is answered.
+  private var typed: [Int64: String] = [:]
   private var lastDrawn = Date.distantPast
 
-  init(session: WindowSession, window: WindowScope) {
+  init(session: WindowSession, window: WindowScope, colors: Bool) throws(ScreenError) {
     self.session = session
     self.window = window
+    self.editor = LineEditor(history: (try? session.outbox.history(of: window.name)) ?? [])
+    self.scroll = ScrollPosition(followsEnd: window.showsEnd)
+    self.screen = try Screen(colors: colors)
   }
 
   func run() throws {
-    Terminal.enterFullScreen()
-    defer { Terminal.restore() }
+    defer { screen.end() }
     take(try session.tick())
     draw()
     while !quit {
-      let ready = waitForInput(socket: session.fileDescriptor, milliseconds: 100)
+      let ready = waitForInput(socket: session.fileDescriptor, milliseconds: 250)
       var changed = false
       if ready.socket {
         take(try session.socketReadable())
         changed = true
       }
-      if ready.stdin {
-        guard let keys = Terminal.readKeys() else { return }
-        handleKeys(keys)
+      while let key = screen.readKey() {
+        handle(key)
         changed = true
       }
       let events = try session.tick()
@@ -44,44 +55,43 @@ final class FullScreenWindow {
         take(events)
         changed = true
       }
-      // Also once a second: the outbox is shared with other commands, which change its count.
-      if Terminal.size != lastSize || Date().timeIntervalSince(lastDrawn) > 1 { changed = true }
-      if changed, !quit { draw() }
+      // Also once a second: feedback fades, and other commands change the outbox's count.
+      if changed || Date().timeIntervalSince(lastDrawn) >= 1, !quit { draw() }
     }
   }
 
-  // MARK: - Input
+  // MARK: - Keys
 
-  private func handleKeys(_ keys: [UInt8]) {
-    var index = 0
-    while index < keys.count {
-      let key = keys[index]
-      index += 1
-      switch key {
-      case 3, 4:  // Ctrl-C, Ctrl-D
-        quit = true
-        return
-      case 13, 10:
-        execute(input)
-        input = ""
-      case 127, 8:
-        if !input.isEmpty { input.removeLast() }
-      case 21:  // Ctrl-U
-        input = ""
-      case 27:  // an escape sequence (arrows and such): skipped
-        if index < keys.count, keys[index] == UInt8(ascii: "[") {
-          index += 1
-          while index < keys.count, !(64...126).contains(keys[index]) { index += 1 }
-          index += 1
-        }
-      default:
-        // The rest of a UTF-8 character arrives in the same read.
-        var end = index
-        while end < keys.count, keys[end] & 0xC0 == 0x80 { end += 1 }
-        if key >= 32 { input += String(decoding: keys[(index - 1)..<end], as: UTF8.self) }
-        index = end
-      }
+  private func handle(_ key: Key) {
+    switch key {
+    case .control("c"), .control("d") where editor.isEmpty:
+      quit = true
+      return
+    case .pageUp, .pageDown:
+      withScroll { $0.page(up: key == .pageUp) }
+      return
+    case .wheelUp, .wheelDown:
+      withScroll { $0.wheel(up: key == .wheelUp) }
+      return
+    case .home where editor.isEmpty && editor.search == nil:
+      withScroll { $0.toStart() }
+      return
+    case .end where editor.isEmpty && editor.search == nil:
+      withScroll { $0.toEnd() }
+      return
+    case .escape where showingHelp && editor.search == nil:
+      showingHelp = false
+      return
+    case .resize:
+      return
+    default:
+      break
     }
+    if case let .submitted(line) = editor.handle(key) { execute(line) }
+  }
+
+  private func withScroll(_ change: (inout ScrollPosition) -> Void) {
+    if showingHelp { change(&helpScroll) } else { change(&scroll) }
   }
 
   private func execute(_ line: String) {
@@ -89,19 +99,23 @@ final class FullScreenWindow {
     let wasShowingHelp = showingHelp
     showingHelp = false
     guard !text.isEmpty else { return }
+    try? session.outbox.recordHistory(text, in: window.name)
     switch text {
     case "q", "quit", "exit":
       quit = true
     case "help", "?":
       showingHelp = !wasShowingHelp
+      helpScroll = ScrollPosition(followsEnd: false)
     default:
       do {
         let action = try ActionText.parse(text, scope: session.scope)
-        take(try session.submit(action).events)
+        let sent = try session.submit(action)
+        typed[sent.cseq] = text
+        take(sent.events)
       } catch let failure as CommandFailure {
-        note("\u{1B}[31m\(failure.message)\u{1B}[0m")
+        feedback = Feedback(failure.message, isError: true)
       } catch {
-        note("\u{1B}[31m\(error)\u{1B}[0m")
+        feedback = Feedback("\(error)", isError: true)
       }
     }
   }
@@ -111,69 +125,128 @@ final class FullScreenWindow {
   private func take(_ events: [WindowSession.Event]) {
     for event in events {
       switch event {
-      case let .answered(cseq, .refused(reason)): note("\u{1B}[31mrefused (#\(cseq)): \(reason)\u{1B}[0m")
-      case .answered: break
-      case let .replayed(action, outcome): note("sent queued #\(action.cseq) (\(action.scope)): \(outcome)")
+      case let .answered(cseq, .applied):
+        feedback = Feedback("✓ " + (typed.removeValue(forKey: cseq) ?? "done"), isError: false)
+      case let .answered(cseq, .refused(reason)):
+        let line = typed.removeValue(forKey: cseq).map { "\($0): " } ?? ""
+        feedback = Feedback("✗ \(line)\(reason)", isError: true)
+      case let .replayed(action, .refused(reason)):
+        feedback = Feedback("✗ a queued action for \(action.scope) was refused: \(reason)", isError: true)
+      case .replayed:
+        replayed += 1
+        connectionNote = Feedback("back, \(replayed) replayed", isError: false)
+      case let .queued(cseq, waiting):
+        feedback = Feedback("queued while offline: \(typed[cseq] ?? "an action") (\(waiting) waiting)", isError: false)
       case let .logDiverged(.replaced(_, now)):
-        note("\u{1B}[33mthe daemon's log was replaced (\(now.prefix(8))…): the outbox is kept; see `concord outbox`\u{1B}[0m")
+        feedback = Feedback("the daemon's log was replaced (\(now.prefix(8))…): the outbox is kept; see `concord outbox`", isError: true)
       case let .logDiverged(divergence):
-        note("\u{1B}[31m\(divergence); nothing is sent: \(divergence.decision)\u{1B}[0m")
-      case let .queued(cseq, waiting): note("offline: #\(cseq) queued (\(waiting) waiting)")
-      case let .disconnected(reason): note("\u{1B}[33mdisconnected: \(reason)\u{1B}[0m")
-      case let .error(text): note("\u{1B}[31m\(text)\u{1B}[0m")
-      case .connected, .stateChanged, .message: break
+        feedback = Feedback("\(divergence); nothing is sent: \(divergence.decision)", isError: true)
+      case let .disconnected(reason):
+        connectionNote = Feedback(reason, isError: true)
+        replayed = 0
+      case .connected:
+        connectionNote = Feedback("back", isError: false)
+      case let .error(text):
+        feedback = Feedback(text, isError: true)
+      case .stateChanged, .message:
+        break
       }
     }
   }
 
-  private func note(_ text: String) {
-    notes.append(text)
-    if notes.count > 3 { notes.removeFirst(notes.count - 3) }
-  }
+  private var replayed = 0
 
   // MARK: - Drawing
 
   private func draw() {
     lastDrawn = Date()
-    let size = Terminal.size
-    lastSize = size
-    let width = max(20, size.columns)
-    var screen = "\u{1B}[H\u{1B}[2J"
-    let title = " \(session.scope) "
-    screen += "\u{1B}[7m" + TextFit.pad(title, width) + "\u{1B}[0m\r\n"
-    let bodyRows = max(1, size.rows - 4 - notes.count)
-    var body: [String]
+    let (width, rows) = screen.size
+    screen.erase()
+    screen.draw(StyledLine("\u{1B}[7m" + TextFit.pad(" \(session.scope)", width) + "\u{1B}[0m"), row: 0)
+    let bodyRows = max(1, rows - 4)
+    let body = bodyLines(width: width, rows: bodyRows)
+    var position = showingHelp ? helpScroll : scroll
+    position.fit(lines: body.count, rows: bodyRows)
+    if showingHelp { helpScroll = position } else { scroll = position }
+    for (row, index) in position.visible.enumerated() {
+      screen.draw(StyledLine(body[index]), row: 1 + row)
+    }
+    if let more = moreText(position) {
+      let text = " " + more + " "
+      screen.draw(StyledLine("\u{1B}[7m" + text + "\u{1B}[0m"), row: bodyRows, column: max(0, width - DisplayWidth.of(text)))
+    }
+    if let feedback, !feedback.hasFaded {
+      let text = TextFit.cut(" " + feedback.text, width)
+      screen.draw(StyledLine(feedback.isError ? "\u{1B}[31m" + text + "\u{1B}[0m" : "\u{1B}[32m" + text + "\u{1B}[0m"), row: rows - 3)
+    }
+    screen.draw(StyledLine("\u{1B}[7m" + TextFit.pad(statusLine(), width) + "\u{1B}[0m"), row: rows - 2)
+    drawCommandLine(row: rows - 1, width: width)
+    screen.refresh()
+  }
+
+  private func bodyLines(width: Int, rows: Int) -> [String] {
     if showingHelp {
-      // The whole list when it fits; else without the examples (`concord words` has them).
-      let fits = window.help.count + 5 <= bodyRows
+      // The whole list when it fits; else the words alone (`concord words` has the examples).
+      let fits = window.help.count + 5 <= rows
       let words = fits ? window.help : window.briefHelp + ["(concord words \(session.scope) shows an example of each)"]
-      body = ["", " The words of \(session.scope) (Enter on an empty line goes back):", ""]
-        + (words + ["help", "q, quit or Ctrl-C: leave"]).map { TextFit.cut("   " + $0, width) }
-    } else if let state = session.displayedState {
-      body = window.render(state, width)
-    } else {
-      body = ["", "  (no state seen yet: waiting for the daemon)"]
+      return ["", " The words of \(session.scope) (Esc or Enter goes back; PgUp/PgDn scroll):", ""]
+        + (words + ["help", "q, quit or Ctrl-C: leave"]).map { "   " + $0 }
     }
-    if body.count > bodyRows {
-      let hidden = "  … \(body.count - bodyRows + 1) more lines"
-      body = window.showsEnd ? [hidden] + body.suffix(bodyRows - 1) : Array(body.prefix(bodyRows - 1)) + [hidden]
+    guard let state = session.displayedState else { return ["", "  (no state seen yet: waiting for the daemon)"] }
+    return window.render(state, width)
+  }
+
+  private func moreText(_ position: ScrollPosition) -> String? {
+    if position.newBelow > 0 { return "\(position.newBelow) new below (End)" }
+    switch (position.hasMoreAbove, position.hasMoreBelow) {
+    case (true, true): return "↑↓ PgUp/PgDn"
+    case (false, true): return "more below (PgDn)"
+    case (true, false): return "more above (PgUp)"
+    default: return nil
     }
-    for line in body { screen += line + "\u{1B}[0m\r\n" }
-    for _ in body.count..<bodyRows { screen += "\r\n" }
-    for line in notes { screen += " " + line + "\r\n" }
-    screen += "\u{1B}[7m" + TextFit.pad(statusLine(), width) + "\u{1B}[0m\r\n"
-    screen += "> " + input + "\u{1B}[?25h"
-    Terminal.write(screen)
+  }
+
+  /// `> ` and the line, scrolled sideways to keep the cursor in sight; or the history search.
+  private func drawCommandLine(row: Int, width: Int) {
+    var prompt = "> "
+    if let search = editor.search { prompt = "(search `\(search)`) " }
+    let before = String(editor.characters[..<editor.cursor])
+    var shown = editor.characters[...]
+    var beforeCells = DisplayWidth.of(before)
+    let room = max(1, width - DisplayWidth.of(prompt) - 1)
+    var start = 0
+    while beforeCells > room, start < editor.cursor {
+      beforeCells -= DisplayWidth.of(editor.characters[start])
+      start += 1
+    }
+    shown = editor.characters[start...]
+    let text = TextFit.prefix(of: String(shown), fitting: room).text
+    screen.draw(StyledLine(prompt + text), row: row)
+    screen.placeCursor(row: row, column: min(width - 1, DisplayWidth.of(prompt) + beforeCells))
   }
 
   private func statusLine() -> String {
     var connection = session.isConnected ? "connected" : "OFFLINE"
-    // Kept in sight, not only in the notes: nothing is sent until a person decides.
+    // Kept in sight: nothing is sent until a person decides.
     if !session.isConnected, case .rolledBack? = session.divergence { connection += " (the daemon's log went back)" }
+    if let note = connectionNote, !session.isConnected || !note.isError, !note.hasFaded { connection += " (\(note.text))" }
     let seq = session.seq.map { "seq \($0)" } ?? "no state yet"
     let user = session.user ?? "?"
-    let waiting = session.waitingCount
-    return " \(connection) · \(seq) · \(user) · \(waiting) waiting · help · q to quit"
+    return " \(connection) · \(seq) · \(user) · \(session.waitingCount) waiting · help · q to quit"
+  }
+}
+
+/// One line telling a person what their last command did, or what happened: a success fades
+/// after a few seconds, an error after longer, and a newer one replaces it.
+struct Feedback {
+  let text: String
+  let isError: Bool
+  let at = Date()
+
+  init(_ text: String, isError: Bool) {
+    self.text = text
+    self.isError = isError
   }
 
+  var hasFaded: Bool { Date().timeIntervalSince(at) > (isError ? 30 : 5) }
 }

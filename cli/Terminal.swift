@@ -4,50 +4,10 @@ import Foundation
 import Glibc
 #endif
 
-/// The terminal a full-screen window runs in: raw keys, the alternate screen, and its size —
-/// and always put back as it was, however the window ends (return, Ctrl-C, SIGTERM, a crash
-/// of the daemon).
+/// The process's standard output for the line-based windows (`--json`, `TERM=dumb`), and
+/// whether it and standard input are a terminal.
 enum Terminal {
-  nonisolated(unsafe) private static var saved = termios()
-  nonisolated(unsafe) private static var active = false
-
   static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
-
-  /// Columns and rows.
-  static var size: (columns: Int, rows: Int) {
-    var size = winsize()
-    guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return (80, 24) }
-    return (Int(size.ws_col), Int(size.ws_row))
-  }
-
-  static func enterFullScreen() {
-    tcgetattr(STDIN_FILENO, &saved)
-    var raw = saved
-    raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
-    raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
-    withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-      cc[Int(VMIN)] = 0
-      cc[Int(VTIME)] = 0
-    }
-    tcsetattr(STDIN_FILENO, TCSAFLUSH, &raw)
-    active = true
-    write("\u{1B}[?1049h\u{1B}[?25l")
-    atexit { Terminal.restore() }
-    for signal in [SIGTERM, SIGHUP, SIGQUIT] {
-      Glibc.signal(signal) { number in
-        Terminal.restore()
-        Glibc.signal(number, SIG_DFL)
-        raise(number)
-      }
-    }
-  }
-
-  static func restore() {
-    guard active else { return }
-    active = false
-    tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-    write("\u{1B}[?25h\u{1B}[?1049l")
-  }
 
   static func write(_ text: String) {
     var bytes = Array(text.utf8)
@@ -58,17 +18,6 @@ enum Terminal {
       guard written > 0 else { return }
       offset += written
     }
-  }
-
-  /// Bytes typed so far (none when nothing waits).
-  /// The keys typed since the last read; nil when the terminal is gone (its window closed,
-  /// its tmux server killed), so the window ends instead of spinning on a dead descriptor.
-  static func readKeys() -> [UInt8]? {
-    var buffer = [UInt8](repeating: 0, count: 256)
-    let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-    if count > 0 { return Array(buffer[..<count]) }
-    if count < 0, errno == EINTR || errno == EAGAIN { return [] }
-    return nil
   }
 }
 

@@ -3,7 +3,7 @@
 # log, tmux for the multi-window demo. Sourced by the other scripts; safe to run again.
 set -euo pipefail
 
-concord_packages=(libsodium-dev libsqlite3-dev tmux pkg-config)
+concord_packages=(libsodium-dev libsqlite3-dev libncurses-dev tmux pkg-config)
 
 concord_missing_packages() {
   local missing=()

@@ -1,17 +1,20 @@
 import CCellWidth
 import Foundation
 
-/// How many terminal cells a character takes: 2 for CJK and emoji, 0 for nothing visible, 1 for
-/// the rest — as the terminal's own `wcwidth` counts them, so that columns line up.
+/// How many terminal cells text takes: 2 for CJK and emoji, 0 for what draws nothing of its own
+/// (combining marks, joiners, variation selectors), 1 for the rest — each Unicode scalar as the C
+/// library's `wcwidth` counts it, which is how the terminal library places text and how terminals
+/// such as tmux, xterm and VTE draw it, so that columns line up.
 ///
-/// A character here is a grapheme cluster: an accented letter written with a combining mark, a
-/// flag (two regional indicators), an emoji with a skin tone or a ZWJ family is one character, and
-/// is measured and cut as a whole, never in the middle.
+/// A character (a grapheme cluster: a letter with its accents, a flag, an emoji with a skin tone
+/// or a ZWJ family) is measured and cut as a whole, never in the middle. Terminals that draw a
+/// ZWJ family or a skin tone as one picture show it narrower than it is counted here; the columns
+/// then have a gap, never an overlap.
 ///
 /// ```swift
 /// DisplayWidth.of("日本")        // 4
 /// DisplayWidth.of("e\u{301}")    // 1
-/// DisplayWidth.of("👩‍👩‍👧")         // 2
+/// DisplayWidth.of("🇯🇵")          // 2
 /// ```
 public enum DisplayWidth {
   /// The cells of `text`.
@@ -19,21 +22,11 @@ public enum DisplayWidth {
     text.reduce(0) { $0 + of($1) }
   }
 
-  /// The cells of one character: 0, 1 or 2.
+  /// The cells of one character.
   public static func of(_ character: Character) -> Int {
     let scalars = character.unicodeScalars
-    guard let first = scalars.first else { return 0 }
-    if first.isASCII, scalars.count == 1 { return first.value < 0x20 || first.value == 0x7F ? 0 : 1 }
-    // An emoji sequence (ZWJ family, skin tone, a keycap or text symbol made emoji by VS16, a
-    // flag) is drawn as one wide picture, whatever its first scalar alone would be.
-    if scalars.count > 1,
-      scalars.contains(where: { $0.value == 0x200D || $0.value == 0xFE0F || $0.properties.isEmojiModifier })
-        || (0x1F1E6...0x1F1FF).contains(first.value)
-    {
-      return 2
-    }
-    let width = Int(concord_cell_width(first.value))
-    // Controls and unassigned scalars: the window never draws them as they are.
-    return max(0, width)
+    if scalars.count == 1, let only = scalars.first, only.isASCII { return only.value < 0x20 || only.value == 0x7F ? 0 : 1 }
+    // Controls and unassigned scalars (-1) are never drawn as they are.
+    return scalars.reduce(0) { $0 + max(0, Int(concord_cell_width($1.value))) }
   }
 }

@@ -56,6 +56,7 @@ public final class Outbox: Sendable {
           CREATE TABLE IF NOT EXISTS pending (cseq INTEGER PRIMARY KEY, queued_at REAL NOT NULL, sealed BLOB NOT NULL);
           CREATE TABLE IF NOT EXISTS seen (tag TEXT PRIMARY KEY, sealed BLOB NOT NULL);
           CREATE TABLE IF NOT EXISTS witness (id INTEGER PRIMARY KEY CHECK (id = 1), sealed BLOB NOT NULL);
+          CREATE TABLE IF NOT EXISTS history (tag TEXT PRIMARY KEY, sealed BLOB NOT NULL);
           """)
       }
       let clientID = try immediate(database) { db in

@@ -54,10 +54,12 @@ import Glibc
 struct Tmux {
   let socket: String
 
-  init(command: String) throws {
+  init(command: String, columns: Int = 100, rows: Int = 30) throws {
     socket = "concord-test-\(UUID().uuidString.prefix(8))"
     // No pipe for the first command: the tmux server it starts would hold it open forever.
-    try run(["new-session", "-d", "-s", "w", "-x", "100", "-y", "30", "bash -c '\(command); echo EXITED $?; sleep 30'"], capture: false)
+    try run(
+      ["new-session", "-d", "-s", "w", "-x", "\(columns)", "-y", "\(rows)", "bash -c '\(command); echo EXITED $?; sleep 30'"],
+      capture: false)
   }
 
   /// The tmux server on `socket`, started by someone else (`tmux -L socket`).
@@ -77,6 +79,28 @@ struct Tmux {
   func type(_ text: String, into target: String = "w") throws {
     try run(["send-keys", "-t", target, "-l", text], capture: false)
     try run(["send-keys", "-t", target, "Enter"], capture: false)
+  }
+
+  /// Presses keys by tmux's names (`NPage`, `Up`, `C-a`, `Enter`), without typing them as text.
+  func press(_ keys: String..., into target: String = "w") throws {
+    try run(["send-keys", "-t", target] + keys, capture: false)
+  }
+
+  /// Types `text` without pressing Enter.
+  func write(_ text: String, into target: String = "w") throws {
+    try run(["send-keys", "-t", target, "-l", text], capture: false)
+  }
+
+  /// The pane's text with its escape codes (colours, attributes).
+  func styledScreen(of target: String = "w") -> String { (try? run(["capture-pane", "-p", "-e", "-t", target])) ?? "" }
+
+  func waitForScreen(without needle: String, timeout: Double = 10) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if !screen(of: "w").contains(needle) { return }
+      usleep(50_000)
+    }
+    throw DaemonTestError("w still shows \(needle):\n\(screen(of: "w"))")
   }
 
   func waitForScreen(containing needles: String..., timeout: Double = 10) throws {

@@ -1,0 +1,118 @@
+/// A line as the apps' renderers write it — text with ANSI SGR codes (`ESC [ … m`) for bold,
+/// dim, underline, reverse and the eight colours — as runs of one style each, for a screen that
+/// draws with attributes rather than escape codes.
+///
+/// Other escape sequences and control characters are dropped: a state's text can never move the
+/// cursor or change the terminal.
+///
+/// ```swift
+/// StyledLine("\u{1B}[1mtodo\u{1B}[0m (2)").runs
+/// // [Run(text: "todo", style: bold), Run(text: " (2)", style: plain)]
+/// ```
+public struct StyledLine: Equatable, Sendable {
+  public struct Style: Hashable, Sendable {
+    public var bold = false
+    public var dim = false
+    public var underline = false
+    public var reverse = false
+    /// 0–7: black, red, green, yellow, blue, magenta, cyan, white; nil for the terminal's own.
+    public var color: Int?
+
+    public init(bold: Bool = false, dim: Bool = false, underline: Bool = false, reverse: Bool = false, color: Int? = nil) {
+      self.bold = bold
+      self.dim = dim
+      self.underline = underline
+      self.reverse = reverse
+      self.color = color
+    }
+
+    public static let plain = Style()
+  }
+
+  public struct Run: Equatable, Sendable {
+    public var text: String
+    public var style: Style
+  }
+
+  public private(set) var runs: [Run] = []
+
+  public init(runs: [Run]) { self.runs = runs.filter { !$0.text.isEmpty } }
+
+  public init(_ text: String) {
+    var style = Style.plain
+    var current = ""
+    var scalars = text.unicodeScalars.makeIterator()
+    while let scalar = scalars.next() {
+      if scalar == "\u{1B}" {
+        guard let (parameters, final) = Self.controlSequence(&scalars) else { continue }
+        if final == "m" {
+          append(&current, style)
+          Self.apply(parameters, to: &style)
+        }
+      } else if scalar == "\t" {
+        current.unicodeScalars.append(" ")
+      } else if scalar.value >= 0x20, scalar.value != 0x7F, !(0x80...0x9F).contains(scalar.value) {
+        current.unicodeScalars.append(scalar)
+      }
+    }
+    append(&current, style)
+  }
+
+  /// The text without its styles.
+  public var plain: String { runs.map(\.text).joined() }
+
+  private mutating func append(_ text: inout String, _ style: Style) {
+    guard !text.isEmpty else { return }
+    if let last = runs.last, last.style == style {
+      runs[runs.count - 1].text += text
+    } else {
+      runs.append(Run(text: text, style: style))
+    }
+    text = ""
+  }
+
+  /// After an ESC: a CSI sequence's parameters and final character, or nil for anything else,
+  /// which is skipped whole (an OSC, such as a window title, up to its BEL or ST).
+  private static func controlSequence(_ scalars: inout String.UnicodeScalarView.Iterator) -> (String, Unicode.Scalar)? {
+    let introducer = scalars.next()
+    if introducer == "]" {
+      while let scalar = scalars.next() {
+        if scalar == "\u{07}" { break }
+        if scalar == "\u{1B}" {
+          _ = scalars.next()  // the backslash of ST
+          break
+        }
+      }
+      return nil
+    }
+    guard introducer == "[" else { return nil }
+    var parameters = ""
+    while let scalar = scalars.next() {
+      if (0x40...0x7E).contains(scalar.value) { return (parameters, scalar) }
+      parameters.unicodeScalars.append(scalar)
+    }
+    return nil
+  }
+
+  private static func apply(_ parameters: String, to style: inout Style) {
+    let codes = parameters.isEmpty ? [0] : parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+    for code in codes {
+      switch code {
+      case 0: style = .plain
+      case 1: style.bold = true
+      case 2: style.dim = true
+      case 4: style.underline = true
+      case 7: style.reverse = true
+      case 22:
+        style.bold = false
+        style.dim = false
+      case 24: style.underline = false
+      case 27: style.reverse = false
+      case 30...37: style.color = code - 30
+      case 90...97: style.color = code - 90
+      case 39: style.color = nil
+      default: break
+      }
+    }
+  }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+
+/// A Workspace window as a person uses it, in a real terminal (tmux): a long board scrolls, wide
+/// characters keep the columns straight at any size and after a resize, the command line edits
+/// and remembers, `NO_COLOR` takes the colours away, and `TERM=dumb` gets a plain line mode.
+@Suite(.serialized) struct TerminalWindowTests {
+  /// A Workspace daemon with `titles` as cards in `todo`, added by one scripted window.
+  static func board(with titles: [String]) throws -> DaemonProcess {
+    let daemon = try DaemonProcess(app: "workspace").start()
+    let lines = titles.map { #"{"addCard":{"title":"\#($0)","column":"todo"}}"# }.joined(separator: "\n") + "\n"
+    let added = try ConcordCLI.run(["attach", "board", "--json"], home: daemon.home, input: lines, app: "workspace")
+    #expect(added.status == 0, "\(added.error)")
+    return daemon
+  }
+
+  static func window(_ daemon: DaemonProcess, scope: String = "board", columns: Int = 100, rows: Int = 30, environment: String = "")
+    throws -> Tmux
+  {
+    // `swift test` sets NO_COLOR for what it runs: a window gets it only when a test says so.
+    try Tmux(
+      command: "env -u NO_COLOR \(environment) CONCORD_APP=workspace CONCORD_HOME=\(daemon.home.path) \(ConcordCLI.binary.path) attach \(scope)",
+      columns: columns, rows: rows)
+  }
+
+  @Test func aBoardLongerThanTheWindowScrollsByPageByWheelAndToItsEnds() throws {
+    let daemon = try Self.board(with: (1...60).map { "Task \($0)" })
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    let tmux = try Self.window(daemon)
+    defer { tmux.kill() }
+    try tmux.waitForScreen(containing: "#1 Task 1", "more below (PgDn)")
+    #expect(!tmux.screen(of: "w").contains("#60 Task 60"))
+    for _ in 0..<4 { try tmux.press("NPage") }
+    try tmux.waitForScreen(containing: "#60 Task 60", "more above (PgUp)")
+    try tmux.waitForScreen(without: "#1 Task 1 ")
+    // Home on an empty command line goes back to the top; End to the bottom.
+    try tmux.press("Home")
+    try tmux.waitForScreen(containing: "#1 Task 1 ")
+    try tmux.press("End")
+    try tmux.waitForScreen(containing: "#60 Task 60")
+    try tmux.press("PPage")
+    try tmux.waitForScreen(containing: "↑↓ PgUp/PgDn")
+  }
+
+  /// The cells a character of the screen takes, from Unicode's properties: marks, joiners and
+  /// variation selectors none, emoji presentation and CJK two, a regional indicator (half a
+  /// flag) one, the rest one.
+  static func cells(_ character: Character) -> Int {
+    character.unicodeScalars.reduce(0) { total, scalar in
+      let value = scalar.value
+      if (0x1F1E6...0x1F1FF).contains(value) { return total + 1 }
+      switch scalar.properties.generalCategory {
+      case .nonspacingMark, .enclosingMark, .format: return total
+      default: break
+      }
+      let cjk = (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value) || (0xAC00...0xD7A3).contains(value)
+        || (0xF900...0xFAFF).contains(value) || (0xFF00...0xFF60).contains(value) || (0x20000...0x3FFFD).contains(value)
+      return total + (scalar.properties.isEmojiPresentation || cjk ? 2 : 1)
+    }
+  }
+
+  /// The cell where each `│` of `line` stands.
+  static func separatorCells(_ line: Substring) -> [Int] {
+    var cell = 0
+    var found: [Int] = []
+    for character in line {
+      if character == "│" { found.append(cell) }
+      cell += cells(character)
+    }
+    return found
+  }
+
+  @Test(arguments: [(60, 20), (200, 60)])
+  func wideCharactersKeepTheColumnsStraight(columns: Int, rows: Int) throws {
+    let titles = [
+      "日本語 漢字", "Café crème", "e\u{301}te\u{301}", "Party 🎉😀 time", "Dev 👩\u{200D}💻 work", "Trip 🇯🇵", "Thumb 👍🏽 up",
+      "Love ❤\u{FE0F} it", "ＷＷ 漢字 long title that runs on",
+    ]
+    let daemon = try Self.board(with: titles)
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    let tmux = try Self.window(daemon, columns: columns, rows: rows)
+    defer { tmux.kill() }
+    try tmux.waitForScreen(containing: "#9 ", "connected")
+    let lines = tmux.screen(of: "w").split(separator: "\n").filter { $0.contains("│") }
+    #expect(lines.count >= 8, "\(lines)")
+    let expected = Self.separatorCells(lines[0])
+    #expect(expected.count == 2)
+    for line in lines {
+      #expect(Self.separatorCells(line) == expected, "\(line)")
+    }
+    // Resized, it draws again at the new width, still straight.
+    try tmux.run(["resize-window", "-t", "w", "-x", "\(columns == 60 ? 90 : 70)", "-y", "\(rows)"], capture: false)
+    usleep(500_000)
+    let resized = tmux.screen(of: "w").split(separator: "\n").filter { $0.contains("│") }
+    let after = Self.separatorCells(resized[0])
+    #expect(after != expected, "the separators moved with the width")
+    for line in resized {
+      #expect(Self.separatorCells(line) == after, "\(line)")
+    }
+  }
+
+  @Test func theCommandLineEditsLikeAShellAndRemembersAcrossWindows() throws {
+    let daemon = try Self.board(with: ["First", "Second"])
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    var tmux = try Self.window(daemon)
+    try tmux.waitForScreen(containing: "#2 Second", "connected")
+    // A word typed wrong, fixed by moving the cursor: ← ← ← then Backspace and the right letter.
+    try tmux.write("move 1 dxing")
+    try tmux.press("Left", "Left", "Left", "BSpace")
+    try tmux.write("o")
+    try tmux.waitForScreen(containing: "> move 1 doing")
+    try tmux.press("Enter")
+    try tmux.waitForScreen(containing: "✓ move 1 doing")
+    // Ctrl-A then Ctrl-K clears; Ctrl-W takes the last word.
+    try tmux.write("label 2 urgent")
+    try tmux.press("C-w")
+    try tmux.waitForScreen(without: "urgent")
+    try tmux.waitForScreen(containing: "> label 2")
+    try tmux.press("C-a", "C-k")
+    try tmux.write("q")
+    try tmux.press("Enter")
+    try tmux.waitUntilExited()
+    tmux.kill()
+
+    // A new window of the same scope recalls what was typed: ↑, and Ctrl-R to search.
+    tmux = try Self.window(daemon)
+    defer { tmux.kill() }
+    try tmux.waitForScreen(containing: "connected")
+    try tmux.press("Up")
+    try tmux.waitForScreen(containing: "> q")
+    try tmux.press("Up")
+    try tmux.waitForScreen(containing: "> move 1 doing")
+    try tmux.press("C-u", "C-r")
+    try tmux.write("mov")
+    try tmux.waitForScreen(containing: "(search `mov`) move 1 doing")
+  }
+
+  @Test func noColorTakesTheColoursAwayAndKeepsTheLayout() throws {
+    let daemon = try Self.board(with: ["Colourful"])
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    let colour = try Self.window(daemon)
+    try colour.waitForScreen(containing: "#1 Colourful", "connected")
+    let coloured = colour.styledScreen()
+    colour.kill()
+    let plain = try Self.window(daemon, environment: "NO_COLOR=1")
+    defer { plain.kill() }
+    try plain.waitForScreen(containing: "#1 Colourful", "connected")
+    let uncoloured = plain.styledScreen()
+    let colourCode = /\x1B\[[0-9;]*3[0-7]m|\x1B\[[0-9;]*38;/
+    #expect(coloured.contains(colourCode), "the card number is coloured: \(coloured.debugDescription.prefix(600))")
+    #expect(!uncoloured.contains(colourCode), "\(uncoloured.debugDescription.prefix(600))")
+    #expect(plain.screen(of: "w").contains("#1 Colourful"))
+  }
+
+  @Test func aDumbTerminalGetsALineModeThatPrintsTheStateAndTakesCommands() throws {
+    let daemon = try Self.board(with: ["Plain"])
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    let tmux = try Self.window(daemon, environment: "TERM=dumb")
+    defer { tmux.kill() }
+    try tmux.waitForScreen(containing: "#1 Plain", "type `help`")
+    try tmux.type(#"add "Typed in line mode""#)
+    try tmux.waitForScreen(containing: #"ok: add "Typed in line mode""#, "#2 Typed in line mode")
+    try tmux.type("move 9 done")
+    try tmux.waitForScreen(containing: "refused: move 9 done:")
+    #expect(!tmux.styledScreen().contains("\u{1B}[3"), "no colour in line mode")
+    try tmux.type("q")
+    try tmux.waitUntilExited()
+  }
+}

@@ -1,0 +1,76 @@
+import ConcordApp
+import ConcordClient
+import ConcordTerminal
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `concord attach` where the terminal cannot be driven full screen (`TERM=dumb`, or no
+/// terminfo entry): the scope's state printed whenever it changes, without colour, and commands
+/// read a line at a time, each answered on a line of its own.
+struct LineWindow {
+  let session: WindowSession
+  let window: WindowScope
+
+  func run() throws {
+    var shown: [String]?
+    var typed: [Int64: String] = [:]
+    var input: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4_096)
+    var events = try session.tick()
+    Terminal.write("\(session.scope) — type `help` for its words, `q` to leave\n")
+    while true {
+      for event in events {
+        if let line = Self.line(for: event, typed: &typed) { Terminal.write(line + "\n") }
+      }
+      events = []
+      let lines = session.displayedState.map { window.render($0, 80).map { StyledLine($0).plain } }
+      if let lines, lines != shown {
+        Terminal.write(lines.joined(separator: "\n") + "\n")
+        shown = lines
+      }
+      let ready = waitForInput(socket: session.fileDescriptor, milliseconds: 250)
+      if ready.socket { events += try session.socketReadable() }
+      if ready.stdin {
+        let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+        if count <= 0 { return }
+        input += buffer[..<count]
+        while let newline = input.firstIndex(of: UInt8(ascii: "\n")) {
+          let text = String(decoding: input[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+          input.removeFirst(newline + 1)
+          switch text {
+          case "": continue
+          case "q", "quit", "exit": return
+          case "help", "?": Terminal.write((window.help + ["help", "q: leave"]).joined(separator: "\n") + "\n")
+          default:
+            do {
+              let sent = try session.submit(try ActionText.parse(text, scope: session.scope))
+              typed[sent.cseq] = text
+              events += sent.events
+            } catch let failure as CommandFailure {
+              Terminal.write("error: \(failure.message)\n")
+            }
+          }
+        }
+      }
+      events += try session.tick()
+    }
+  }
+
+  /// What an event says to a person, on a line of its own; nil for what the state shows.
+  static func line(for event: WindowSession.Event, typed: inout [Int64: String]) -> String? {
+    switch event {
+    case let .answered(cseq, .applied): "ok: " + (typed.removeValue(forKey: cseq) ?? "done")
+    case let .answered(cseq, .refused(reason)): "refused: " + (typed.removeValue(forKey: cseq).map { "\($0): " } ?? "") + reason
+    case let .replayed(action, outcome): "sent queued action for \(action.scope): \(outcome)"
+    case let .queued(_, waiting): "offline: queued (\(waiting) waiting)"
+    case let .disconnected(reason): "disconnected: \(reason)"
+    case .connected: "connected"
+    case let .logDiverged(divergence): "\(divergence): \(divergence.decision)"
+    case let .error(text): "error: \(text)"
+    case .stateChanged, .message: nil
+    }
+  }
+}
