@@ -129,6 +129,15 @@ let package = Package(
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
     ),
+    // How windows show Workspace and read what people type there: its renderers, words and due
+    // dates. The app's domain (Workspace) knows nothing of them.
+    .target(
+      name: "WorkspaceWindows",
+      dependencies: [
+        "Workspace", "ConcordApp", "ConcordWire",
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+      ]
+    ),
     .executableTarget(
       name: "concordd",
       dependencies: [
@@ -145,6 +154,7 @@ let package = Package(
       name: "concord",
       dependencies: [
         "ConcordClient", "ConcordApp", "ConcordTerminal", "ConcordReplay", "ConcordLog", "ConcordWire", "SampleApp", "Workspace",
+        "WorkspaceWindows",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "cli"
@@ -204,7 +214,7 @@ let package = Package(
       dependencies: [
         "Concord", "ConcordTesting", "ConcordApp", "ConcordReplay", "ConcordServer", "ConcordWire", "ConcordLog",
         "ConcordClient", "SampleApp",
-        "Workspace", "PropertyRandom",
+        "Workspace", "WorkspaceWindows", "PropertyRandom",
         "DaemonDriving", .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
@@ -236,7 +246,8 @@ let package = Package(
     .testTarget(
       name: "WorkspaceTests",
       dependencies: [
-        "Workspace", "Concord", "ConcordApp", "ConcordTesting", "ConcordClient", "ConcordWire", "PropertyRandom",
+        "Workspace", "WorkspaceWindows", "Concord", "ConcordApp", "ConcordTesting", "ConcordClient", "ConcordWire",
+        "PropertyRandom",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]

@@ -6,6 +6,7 @@ import ConcordWire
 import Foundation
 import SampleApp
 import Workspace
+import WorkspaceWindows
 
 /// An app this build of `concord` speaks: its scopes' renderers and words, and its reducer for
 /// rebuilding states from the log. The same app `concordd` hosts, chosen the same way: the

@@ -2,6 +2,7 @@ import ConcordApp
 import Foundation
 import Testing
 import Workspace
+import WorkspaceWindows
 
 /// What a script relies on from `concord`, as the README states it: `attach --json` starts with
 /// the scope's whole state, a scope that names nothing is a failure that says so, and a

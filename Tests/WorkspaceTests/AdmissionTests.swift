@@ -3,6 +3,7 @@ import PropertyRandom
 import Testing
 
 @testable import Workspace
+@testable import WorkspaceWindows
 
 /// Every text a person gives Workspace is bounded in bytes as well as in characters: one
 /// character a person sees may be any number of code points (a letter under a pile of accents),

@@ -5,6 +5,7 @@ import IdentifiedCollections
 import Testing
 
 @testable import Workspace
+@testable import WorkspaceWindows
 
 /// The board, told as what a team does with it.
 @Suite struct BoardTests {

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import Workspace
+@testable import WorkspaceWindows
 
 /// Chat, told as a conversation.
 @Suite struct ChatTests {

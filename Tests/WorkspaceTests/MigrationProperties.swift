@@ -6,6 +6,7 @@ import PropertyRandom
 import Testing
 
 @testable import Workspace
+@testable import WorkspaceWindows
 
 /// A log written by version 1 of Workspace keeps working: for random sequences of every kind of
 /// action, the state replayed from their version 1 entries is the state replayed from the same

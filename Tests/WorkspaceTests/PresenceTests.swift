@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import Workspace
+@testable import WorkspaceWindows
 
 /// Who is here, as the daemon tells the app.
 @Suite struct PresenceTests {

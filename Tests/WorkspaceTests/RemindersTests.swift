@@ -5,6 +5,7 @@ import Testing
 
 @testable import Concord
 @testable import Workspace
+@testable import WorkspaceWindows
 
 /// Reminders, on a test clock: they fire when a card falls due, follow every change to the
 /// card, come back after a restart, and arrive one at a time.

@@ -7,6 +7,7 @@ import Foundation
 import Testing
 
 @testable import Workspace
+@testable import WorkspaceWindows
 
 /// What typing `text` in a Workspace window on `scope` sends the daemon.
 func action(_ scope: String, _ text: String) throws -> JSONValue {

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import Workspace
+@testable import WorkspaceWindows
 
 /// Undo on a shared board: your own last change, and only while nobody changed the board since.
 @Suite struct UndoTests {

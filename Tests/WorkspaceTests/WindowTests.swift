@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import Workspace
+@testable import WorkspaceWindows
 
 /// What people type in Workspace's windows, and what the windows show.
 @Suite struct WindowTests {

@@ -3,6 +3,7 @@ import ConcordWire
 import Testing
 
 @testable import Workspace
+@testable import WorkspaceWindows
 
 /// What `help` in a window and `concord words` show: every command with what it does, and an
 /// example whose JSON is an action the scope takes — laid out so that a command's words never

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import Workspace
+@testable import WorkspaceWindows
 
 /// The features together: presence feeds the board's people, and the feed tells the story.
 @Suite struct WorkspaceTests {

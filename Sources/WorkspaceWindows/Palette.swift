@@ -1,3 +1,4 @@
+import Workspace
 import ConcordApp
 import Foundation
 
