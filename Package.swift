@@ -25,6 +25,7 @@ let package = Package(
     .executable(name: "concord-bench", targets: ["ConcordBenchmarks"]),
     .executable(name: "concord-log-bench", targets: ["LogBenchmarks"]),
     .executable(name: "concord-daemon-bench", targets: ["DaemonBenchmarks"]),
+    .executable(name: "concord-window-bench", targets: ["WindowBenchmarks"]),
     .executable(name: "concord-prove", targets: ["ProofSuites"]),
   ],
   dependencies: [
@@ -172,6 +173,12 @@ let package = Package(
       name: "ConcordBenchmarks",
       dependencies: ["Concord"],
       path: "Benchmarks/ConcordBenchmarks"
+    ),
+    // What a window spends redrawing a big board or channel (on demand).
+    .executableTarget(
+      name: "WindowBenchmarks",
+      dependencies: ["Concord", "ConcordApp", "ConcordTerminal", "ConcordWire", "Workspace", "WorkspaceWindows"],
+      path: "Benchmarks/WindowBenchmarks"
     ),
     // Throughput of the action log against plain SQLite with the same durability (on demand).
     .executableTarget(

@@ -3,6 +3,8 @@
 #   scripts/bench.sh                 the core (Store, effects, scopes): about a minute
 #   scripts/bench.sh --quick         a smoke run of the core
 #   scripts/bench.sh log [--quick]   the action log against plain SQLite: about 20 seconds
+#   scripts/bench.sh window          a window's redraw of a 1,000-card board and a 10,000-message
+#                                    channel (goal: under 5 ms a change)
 #   scripts/bench.sh daemon [--quick] concordd against Redis (appendfsync always) and the C
 #                                    reference daemon of ../shared/bench-ref: about 3 minutes
 set -euo pipefail
@@ -17,6 +19,11 @@ if [[ "${1:-}" == "daemon" ]]; then
   swift build -c release --product concordd
   swift build -c release --product concord-daemon-bench
   exec .build/release/concord-daemon-bench "$@"
+fi
+if [[ "${1:-}" == "window" ]]; then
+  shift
+  swift build -c release --product concord-window-bench
+  exec .build/release/concord-window-bench "$@"
 fi
 if [[ "${1:-}" == "log" ]]; then
   shift

@@ -51,6 +51,15 @@ public struct CommandWords: Sendable {
   /// The words after the first, with the text after the first word.
   var droppingFirst: CommandWords { CommandWords(Array(all.dropFirst()), raw: raw) }
 
+  /// These words without `filler` at `index` (any case), where people add it for the sentence's
+  /// sake: `move 2 to done` is `move 2 done`.
+  public func without(_ filler: String, at index: Int) -> CommandWords {
+    guard index < all.count, all[index].lowercased() == filler else { return self }
+    var kept = all
+    kept.remove(at: index)
+    return CommandWords(kept, raw: raw)
+  }
+
   /// The word at `index`.
   public func word(_ index: Int, _ what: String = "a word") throws -> String {
     guard index < all.count else { throw CommandError("\(what) is missing") }

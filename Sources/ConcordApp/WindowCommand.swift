@@ -28,7 +28,8 @@ public struct WindowCommand<Action>: Sendable {
     guard let first = words.all.first else { throw CommandError("type a command; `help` lists them") }
     guard let command = commands.first(where: { $0.word == first.lowercased() }) else {
       if let otherwise { return try otherwise(text.trimmingCharacters(in: .whitespaces)) }
-      throw CommandError("no command \"\(first)\"; `help` lists them")
+      let suggestion = closest(to: first.lowercased(), among: commands.map(\.word)).map { "; did you mean `\($0)`?" } ?? ""
+      throw CommandError("no command \"\(first)\"\(suggestion) (`help` lists them)")
     }
     do {
       return try command.make(words.droppingFirst)
@@ -36,4 +37,32 @@ public struct WindowCommand<Action>: Sendable {
       throw CommandError("\(error.description) (usage: \(command.usage))")
     }
   }
+}
+
+/// The word of `words` closest to `typed` when it is a likely typo of it: at most one edit away
+/// for short words, two for longer ones (a swap of two letters counts as one).
+func closest(to typed: String, among words: [String]) -> String? {
+  let limit = typed.count <= 4 ? 1 : 2
+  let scored = words.map { ($0, editDistance(Array(typed), Array($0))) }.filter { $0.1 <= limit }
+  return scored.min { $0.1 < $1.1 }?.0
+}
+
+/// Optimal string alignment distance: insertions, deletions, substitutions and swaps of
+/// neighbours.
+func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+  guard !a.isEmpty else { return b.count }
+  guard !b.isEmpty else { return a.count }
+  var distance = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+  for i in 0...a.count { distance[i][0] = i }
+  for j in 0...b.count { distance[0][j] = j }
+  for i in 1...a.count {
+    for j in 1...b.count {
+      let cost = a[i - 1] == b[j - 1] ? 0 : 1
+      distance[i][j] = min(distance[i - 1][j] + 1, distance[i][j - 1] + 1, distance[i - 1][j - 1] + cost)
+      if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+        distance[i][j] = min(distance[i][j], distance[i - 2][j - 2] + 1)
+      }
+    }
+  }
+  return distance[a.count][b.count]
 }

@@ -32,6 +32,13 @@ public struct Board: Codable, Equatable, Sendable {
     columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
   }
 
+  /// The person who joined or was invited under `name`, written as people type it: with or
+  /// without `@`, in any case.
+  public func person(named name: String) -> String? {
+    let bare = name.hasPrefix("@") ? String(name.dropFirst()) : name
+    return people.first { $0 == bare } ?? people.first { $0.caseInsensitiveCompare(bare) == .orderedSame }
+  }
+
   /// True for a card in the last column.
   public func isDone(_ card: Card) -> Bool {
     !card.archived && card.column == columns.last?.id
@@ -150,9 +157,12 @@ extension Board {
       board.cards[id: id]?.moves.append(CardMove(from: source?.name ?? "?", to: target.name, by: user, at: at))
       board.touch(id, by: user, at: at)
 
-    case let .assign(id, assignee):
-      if let assignee, !board.people.contains(assignee) {
-        return .refuse("nobody called \(assignee) has joined this workspace; invite them first: `invite \(assignee)`")
+    case let .assign(id, named):
+      // As people type a name: `@bob` or `Bob` is bob.
+      let assignee = named.flatMap(board.person(named:))
+      if let named, assignee == nil {
+        let bare = named.hasPrefix("@") ? String(named.dropFirst()) : named
+        return .refuse("nobody called \(bare) has joined this workspace; invite them first: `invite \(bare)`")
       }
       return board.changeCard(id, by: user, at: at) { card in
         guard card.assignee != assignee else {

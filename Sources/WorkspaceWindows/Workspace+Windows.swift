@@ -91,8 +91,9 @@ enum BoardCommands {
       let (title, column) = try words.titleAndColumn(from: 0)
       return .addCard(title: title, column: column)
     },
-    WindowCommand("move", usage: "move ID COLUMN [POSITION]", help: "move a card; position 1 is the top", example: "move 2 done") { words in
-      .moveCard(id: try words.card(0), column: try words.word(1, "the column"), position: try words.position(2))
+    WindowCommand("move", usage: "move ID [to] COLUMN [POSITION]", help: "move a card; position 1 is the top", example: "move 2 done") { words in
+      let words = words.without("to", at: 1)
+      return .moveCard(id: try words.card(0), column: try words.word(1, "the column"), position: try words.position(2))
     },
     WindowCommand("assign", usage: "assign ID USER", help: "assign a card to someone who joined", example: "assign 2 bob") { words in
       .assign(id: try words.card(0), user: try words.word(1, "the person"))
@@ -165,8 +166,9 @@ enum CardCommands {
     WindowCommand("describe", usage: "describe TEXT", help: "set the description", example: "describe Users see a blank page") { words in
       .edit(title: nil, description: try words.rest(from: 0, "the description"))
     },
-    WindowCommand("move", usage: "move COLUMN [POSITION]", help: "move the card", example: "move done") { words in
-      .move(column: try words.word(0, "the column"), position: try words.position(1))
+    WindowCommand("move", usage: "move [to] COLUMN [POSITION]", help: "move the card", example: "move done") { words in
+      let words = words.without("to", at: 0)
+      return .move(column: try words.word(0, "the column"), position: try words.position(1))
     },
     WindowCommand("assign", usage: "assign USER", help: "assign the card", example: "assign bob") { words in .assign(user: try words.word(0, "the person")) },
     WindowCommand("unassign", help: "assign the card to nobody", example: "unassign") { _ in .assign(user: nil) },

@@ -149,6 +149,21 @@ import Testing
     await store.send(.by("carol", .join(user: "carol")))
   }
 
+  @Test func aPersonIsFoundAsPeopleTypeTheirName() async {
+    let store = store(.with(people: ["alice", "bob"]))
+    await store.send(.by("alice", .addCard(title: "Plan", column: nil))) {
+      $0.cards.append(Card(id: 1, title: "Plan", column: 1, by: "alice", at: monday))
+      $0.columns[id: 1]?.cards = [1]
+      $0.nextCardID = 2
+      $0.lastEditor = "alice"
+    }
+    await store.send(.by("alice", .assign(id: 1, user: "@Bob"))) { $0.cards[id: 1]?.assignee = "bob" }
+    await store.send(.by("alice", .assign(id: 1, user: "ALICE"))) { $0.cards[id: 1]?.assignee = "alice" }
+    await store.send(
+      .by("alice", .assign(id: 1, user: "@zed")),
+      refusedWith: "nobody called zed has joined this workspace; invite them first: `invite zed`")
+  }
+
   @Test func theOtherMistakesAreRefusedToo() async {
     var board = Board(columns: [("todo", 1), ("done", nil)])
     board.people = ["alice", "bob"]

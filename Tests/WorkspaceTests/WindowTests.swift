@@ -28,13 +28,30 @@ import Testing
     #expect(abs(due.timeIntervalSince(threeDaysOn)) < 60)
   }
 
+  @Test func aMistypedWordIsAnsweredWithTheWordMeant() throws {
+    for (typed, meant) in [("mvoe 2 done", "move"), ("asign 2 bob", "assign"), ("lable 2 bug", "label"), ("undoo", "undo")] {
+      let error = try #require(throws: CommandError.self) { try action("board", typed) }
+      #expect(error.description.contains("did you mean `\(meant)`?"), "\(typed): \(error)")
+    }
+    let farOff = try #require(throws: CommandError.self) { try action("board", "teleport 2") }
+    #expect(!farOff.description.contains("did you mean"))
+  }
+
+  @Test func movesReadAsSentencesToo() throws {
+    #expect(try decoded("board", "move 2 to done", as: BoardAction.self) == .moveCard(id: 2, column: "done", position: nil))
+    #expect(try decoded("board", "move 2 TO doing 1", as: BoardAction.self) == .moveCard(id: 2, column: "doing", position: 1))
+    #expect(try decoded("card", "move to done", as: CardAction.self) == .move(column: "done", position: nil))
+    // A column that is called "to" is still reachable: `move 2 to to`.
+    #expect(try decoded("board", "move 2 to to", as: BoardAction.self) == .moveCard(id: 2, column: "to", position: nil))
+  }
+
   @Test func mistakesInWordsSayWhatWasExpected() throws {
     let notANumber = try #require(throws: CommandError.self) { try action("board", "move fortytwo done") }
     #expect(
       notANumber.description
-        == "a card is named by its number, such as 42 or #42, not \"fortytwo\" (usage: move ID COLUMN [POSITION])")
+        == "a card is named by its number, such as 42 or #42, not \"fortytwo\" (usage: move ID [to] COLUMN [POSITION])")
     let unknown = try #require(throws: CommandError.self) { try action("board", "fly 3") }
-    #expect(unknown.description == "no command \"fly\"; `help` lists them")
+    #expect(unknown.description == "no command \"fly\" (`help` lists them)")
     let notADate = try #require(throws: CommandError.self) { try action("card", "due someday") }
     #expect(notADate.description.hasPrefix("\"someday\" is not a date I can read"))
   }
