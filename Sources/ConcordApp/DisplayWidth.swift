@@ -19,7 +19,9 @@ import Foundation
 public enum DisplayWidth {
   /// The cells of `text`.
   public static func of(_ text: some StringProtocol) -> Int {
-    text.reduce(0) { $0 + of($1) }
+    // Printable ASCII, the common case, is one cell a byte: no grapheme breaking needed.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+    return text.reduce(0) { $0 + of($1) }
   }
 
   /// The cells of one character.

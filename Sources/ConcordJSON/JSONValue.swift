@@ -59,17 +59,16 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
   private static let encoder = JSONCoders.encoder(sortedKeys: false)
 
-  /// Decodes a Decodable value from this JSON (through JSONDecoder).
+  /// Decodes a Decodable value from this JSON, as `JSONCoders.decoder()` would from its text,
+  /// without writing the text (``JSONValueDecoder``): this runs for every action a window sends
+  /// and every state a window draws.
   ///
   /// ```swift
   /// try JSONValue.integer(3).decode(Int.self)   // 3
   /// ```
   public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    // One decoder for all: this runs for every action a window sends.
-    try Self.decoder.decode(type, from: Data(jsonText.utf8))
+    try JSONValueDecoder.decode(type, from: self, at: [])
   }
-
-  private static let decoder = JSONCoders.decoder()
 
   /// Parses JSON text (RFC 8259, strictly: see ``JSONParser``); throws on invalid JSON.
   ///

@@ -61,6 +61,18 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
     return (mentions, cards)
   }
 
+  /// The punctuation around a reference (`@bob,` `(#42)`), taken off scalar by scalar as
+  /// Foundation's `trimmingCharacters(in:)` would — without making a character set for every
+  /// word of every message.
+  static let punctuation: Set<Unicode.Scalar> = [".", ",", ";", ":", "!", "?", "(", ")", "\"", "'"]
+
+  static func trimmingPunctuation(_ word: Substring) -> String {
+    let scalars = word.unicodeScalars
+    guard let first = scalars.firstIndex(where: { !punctuation.contains($0) }) else { return "" }
+    let last = scalars.lastIndex(where: { !punctuation.contains($0) })!
+    return String(String.UnicodeScalarView(scalars[first...last]))
+  }
+
   /// What one word of a message refers to: `@bob`, `#42` (punctuation around it aside).
   public enum Reference: Equatable, Sendable {
     case mention(String)
@@ -70,7 +82,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
   /// The reference one word makes, if any: the one rule for what a message links to and what a
   /// window shows as a link.
   public static func reference(in word: Substring) -> Reference? {
-    let trimmed = word.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?()\"'"))
+    let trimmed = trimmingPunctuation(word)
     if trimmed.hasPrefix("@"), trimmed.count > 1 { return .mention(String(trimmed.dropFirst())) }
     if trimmed.hasPrefix("#"), let number = Card.number(trimmed) { return .card(number) }
     return nil
