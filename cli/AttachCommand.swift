@@ -18,7 +18,8 @@ struct AttachCommand: ParsableCommand {
       Type actions in the scope's own words (`help` lists them) or as JSON; `q` (or quit) \
       and Enter, or Ctrl-C, leaves. PgUp/PgDn, the mouse wheel, and Home/End on an empty line \
       scroll; ←/→, Ctrl-A/E/W/K/U and Alt-B/F edit the line; ↑/↓ and Ctrl-R recall what was \
-      typed before in this scope (kept in the home). NO_COLOR turns colour off; with TERM=dumb \
+      typed before in this scope (kept in the home). `/open SCOPE` shows another scope in the \
+      same window (`/join NAME` a chat channel). NO_COLOR turns colour off; with TERM=dumb \
       the window prints the state when it changes and reads commands line by line. When the daemon is away the window shows the last state it saw, \
       marked OFFLINE, queues what you type and shows it applied; it reconnects by itself and \
       sends the queue.
@@ -60,7 +61,11 @@ struct AttachCommand: ParsableCommand {
         return
       }
       do {
-        try FullScreenWindow(session: session, window: window, colors: colors).run()
+        let home = options.layout
+        try FullScreenWindow(session: session, window: window, colors: colors) { scope in
+          let window = try ClientApp.current.window(for: scope)
+          return (try WindowSession(home: home, scope: scope, window: window), window)
+        }.run()
       } catch is ScreenError {
         try LineWindow(session: session, window: window).run()
       }

@@ -9,8 +9,10 @@ import Foundation
 /// line for the last command's outcome; a status line with the connection; and a command line
 /// with a line editor and a history kept per scope in the home.
 final class FullScreenWindow {
-  private let session: WindowSession
-  private let window: WindowScope
+  private var session: WindowSession
+  private var window: WindowScope
+  /// Opens another scope in this window (`/open card:5`): its session and how it is shown.
+  private let open: (String) throws -> (WindowSession, WindowScope)
   private let screen: Screen
   private var editor: LineEditor
   private var scroll: ScrollPosition
@@ -27,9 +29,12 @@ final class FullScreenWindow {
   private var typed: [Int64: String] = [:]
   private var lastDrawn = Date.distantPast
 
-  init(session: WindowSession, window: WindowScope, colors: Bool) throws(ScreenError) {
+  init(
+    session: WindowSession, window: WindowScope, colors: Bool, open: @escaping (String) throws -> (WindowSession, WindowScope)
+  ) throws(ScreenError) {
     self.session = session
     self.window = window
+    self.open = open
     self.editor = LineEditor(history: (try? session.outbox.history(of: window.name)) ?? [])
     self.scroll = ScrollPosition(followsEnd: window.showsEnd)
     self.screen = try Screen(colors: colors)
@@ -100,12 +105,17 @@ final class FullScreenWindow {
     showingHelp = false
     guard !text.isEmpty else { return }
     try? session.outbox.recordHistory(text, in: window.name)
-    switch text {
-    case "q", "quit", "exit":
+    let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    // The window's own words: a whole line each, so that a chat line starting with one is said.
+    let opening = words.count == 2 ? ["/open": "", "/join": "chat:"][words[0].lowercased()] : nil
+    switch text.lowercased() {
+    case "q", "quit", "exit", "/q", "/quit":
       quit = true
-    case "help", "?":
+    case "help", "?", "/help":
       showingHelp = !wasShowingHelp
       helpScroll = ScrollPosition(followsEnd: false)
+    case _ where opening != nil:
+      switchTo(opening! + words[1])
     default:
       do {
         let action = try ActionText.parse(text, scope: session.scope)
@@ -117,6 +127,26 @@ final class FullScreenWindow {
       } catch {
         feedback = Feedback("\(error)", isError: true)
       }
+    }
+  }
+
+  /// Shows `scope` in this window instead of the one it shows: a session of its own, its own
+  /// history and scroll; the old one's connection closes.
+  private func switchTo(_ scope: String) {
+    do {
+      let (newSession, newWindow) = try open(scope)
+      session = newSession
+      window = newWindow
+      editor = LineEditor(history: (try? session.outbox.history(of: window.name)) ?? [])
+      scroll = ScrollPosition(followsEnd: window.showsEnd)
+      typed = [:]
+      connectionNote = nil
+      take(try session.tick())
+      feedback = Feedback("opened \(scope)", isError: false)
+    } catch let failure as CommandFailure {
+      feedback = Feedback(failure.message, isError: true)
+    } catch {
+      feedback = Feedback("\(error)", isError: true)
     }
   }
 

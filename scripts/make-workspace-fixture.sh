@@ -72,10 +72,10 @@ send board 'move 3 done'
 send board 'column remove in-review'
 send board 'column remove later'
 send chat:general 'the build is green @bob see #1'
-send chat:general 'edit 1 the build is green again'
-send chat:general 'say a second message'
-send chat:general 'delete 2'
-send chat:general 'channel random'
+send chat:general '/edit 1 the build is green again'
+send chat:general 'a second message'
+send chat:general '/delete 2'
+send chat:general '/channel random'
 # A window opens and closes: presence.
 "$bin/concord" attach board --json < /dev/null > /dev/null
 # A reminder that falls due two seconds from now (the due date in the action's own encoding).

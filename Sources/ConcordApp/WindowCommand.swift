@@ -27,7 +27,10 @@ public struct WindowCommand<Action>: Sendable {
     let words = CommandWords(text)
     guard let first = words.all.first else { throw CommandError("type a command; `help` lists them") }
     guard let command = commands.first(where: { $0.word == first.lowercased() }) else {
-      if let otherwise { return try otherwise(text.trimmingCharacters(in: .whitespaces)) }
+      // Where commands take a prefix (`/edit` in a chat), a line with it is a command, mistyped
+      // or not, never said; `//` escapes it.
+      let prefixed = commands.contains { $0.word.hasPrefix("/") } && first.hasPrefix("/") && !first.hasPrefix("//")
+      if let otherwise, !prefixed { return try otherwise(text.trimmingCharacters(in: .whitespaces)) }
       let suggestion = closest(to: first.lowercased(), among: commands.map(\.word)).map { "; did you mean `\($0)`?" } ?? ""
       throw CommandError("no command \"\(first)\"\(suggestion) (`help` lists them)")
     }

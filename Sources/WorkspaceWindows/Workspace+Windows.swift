@@ -32,7 +32,7 @@ extension Workspace {
         .scope(
           "chat", environment: (),
           render: { (view: ChannelView, width) in ChatRendering.lines(view, width: width, palette: palette) },
-          commands: ChannelCommands.all, otherwise: { .say(text: $0) }, showsEnd: true),
+          commands: ChannelCommands.all, otherwise: ChannelCommands.say, showsEnd: true),
         .scope(
           "presence", environment: (),
           render: { (presence: Presence, width) in FeedRendering.presence(presence, width: width, palette: palette) },
@@ -182,21 +182,25 @@ enum CardCommands {
   ]
 }
 
-/// The words of a `chat:NAME` window; a line that is no command is said.
+/// The words of a `chat:NAME` window, as in IRC and Slack: a plain line is always said; commands
+/// take a `/` (`/edit 3 TEXT`), and `//` says a line that starts with `/`.
 enum ChannelCommands {
   static let all: [WindowCommand<ChannelAction>] = [
-    WindowCommand("say", usage: "say TEXT", help: "say something (plain text works too); @name mentions, #42 links a card", example: "say the build is green @bob") { words in
-      guard !words.all.isEmpty else { throw CommandError("what to say is missing") }
-      return .say(text: words.raw.trimmingCharacters(in: .whitespaces))
-    },
-    WindowCommand("edit", usage: "edit N TEXT", help: "change your message N", example: "edit 3 the build is green again") { words in
+    WindowCommand("/edit", usage: "/edit N TEXT", help: "change your message N", example: "/edit 3 the build is green again") { words in
       .edit(message: try words.integer(0, "the message's number"), text: try words.rest(from: 1, "the new text"))
     },
-    WindowCommand("delete", usage: "delete N", help: "delete your message N", example: "delete 3") { words in
+    WindowCommand("/delete", usage: "/delete N", help: "delete your message N", example: "/delete 3") { words in
       .delete(message: try words.integer(0, "the message's number"))
     },
-    WindowCommand("channel", usage: "channel NAME", help: "open a new channel (then: concord attach chat:NAME)", example: "channel random") { words in
+    WindowCommand("/channel", usage: "/channel NAME", help: "open a new channel (then: /join NAME)", example: "/channel random") { words in
       .createChannel(name: try words.word(0, "the channel's name"))
     },
   ]
+
+  /// A line that is no command: said as typed (`//x` says `/x`).
+  static func say(_ line: String) throws -> ChannelAction {
+    let text = line.hasPrefix("//") ? String(line.dropFirst()) : line
+    guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw CommandError("what to say is missing") }
+    return .say(text: text)
+  }
 }

@@ -144,6 +144,28 @@ import Testing
     try tmux.waitForScreen(containing: "(search `mov`) move 1 doing")
   }
 
+  /// One window moves between scopes, and in a chat a plain line is always said.
+  @Test func aWindowOpensAnotherScopeAndAChatLineIsSaidWhateverItsFirstWord() throws {
+    let daemon = try Self.board(with: ["Only card"])
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    let tmux = try Self.window(daemon)
+    defer { tmux.kill() }
+    try tmux.waitForScreen(containing: "#1 Only card", "connected")
+    try tmux.type("/open chat:general")
+    try tmux.waitForScreen(containing: " chat:general", "opened chat:general")
+    try tmux.type("channel is noisy today")
+    try tmux.waitForScreen(containing: "channel is noisy today", "✓ channel is noisy today")
+    try tmux.type("q is a letter")
+    try tmux.waitForScreen(containing: "✓ q is a letter")
+    try tmux.type("/open board")
+    try tmux.waitForScreen(containing: "#1 Only card", "opened board")
+    let chat = try ConcordCLI.run(["state", "chat:general"], home: daemon.home, app: "workspace").output
+    #expect(chat.contains("channel is noisy today") && !chat.contains(#""is""#), "\(chat)")
+  }
+
   @Test func noColorTakesTheColoursAwayAndKeepsTheLayout() throws {
     let daemon = try Self.board(with: ["Colourful"])
     defer {

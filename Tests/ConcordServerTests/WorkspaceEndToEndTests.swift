@@ -32,10 +32,10 @@ import Glibc
     try mover.perform("move 2 review 1")
     #expect(try mover.refusal(of: "assign 2 zed") == "nobody called zed has joined this workspace; invite them first: `invite zed`")
     try chatter.perform("hello @bob, #1 is yours")
-    try chatter.perform("say and #2 waits for review")
+    try chatter.perform("and #2 waits for review")
     // A line that starts like JSON but is not is said like any other.
     try chatter.perform("[wip] the docs")
-    #expect(try chatter.refusal(of: "edit 9 nothing") == "there is no message 9 in general")
+    #expect(try chatter.refusal(of: "/edit 9 nothing") == "there is no message 9 in general")
 
     // Every window converges on the daemon's state of its scope.
     let board = try builder.daemonState()

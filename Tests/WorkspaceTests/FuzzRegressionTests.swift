@@ -29,6 +29,6 @@ import Workspace
     // Past `Int`, either way, it is said where it is typed.
     #expect(mistake("column", "limit 9223372036854775808")?.contains("too large") == true)
     #expect(mistake("board", "move 1 done -9223372036854775809")?.contains("too large") == true)
-    #expect(mistake("chat", "delete 99999999999999999999") != nil)
+    #expect(mistake("chat", "/delete 99999999999999999999") != nil)
   }
 }

@@ -58,11 +58,24 @@ import Testing
 
   @Test func aChatLineIsSaidAsTyped() throws {
     #expect(try decoded("chat", "hello @bob see #42, it's broken", as: ChannelAction.self) == .say(text: "hello @bob see #42, it's broken"))
-    #expect(try decoded("chat", "say don't \"quote\" me", as: ChannelAction.self) == .say(text: "don't \"quote\" me"))
-    #expect(try decoded("chat", #""say"  keep  the   spacing"#, as: ChannelAction.self) == .say(text: "keep  the   spacing"))
-    #expect(try decoded("chat", "delete 3", as: ChannelAction.self) == .delete(message: 3))
+    #expect(try decoded("chat", "don't \"quote\" me", as: ChannelAction.self) == .say(text: "don't \"quote\" me"))
+    #expect(try decoded("chat", "keep  the   spacing", as: ChannelAction.self) == .say(text: "keep  the   spacing"))
+    #expect(try decoded("chat", "/delete 3", as: ChannelAction.self) == .delete(message: 3))
+    #expect(try decoded("chat", "/edit 3 fixed it", as: ChannelAction.self) == .edit(message: 3, text: "fixed it"))
     #expect(try decoded("card", "label bug", as: CardAction.self) == .label(name: "bug"))
     #expect(try decoded("column", "add Write docs", as: ColumnAction.self) == .addCard(title: "Write docs"))
+  }
+
+  /// A plain line is always said, whatever word it starts with: commands take a `/`.
+  @Test func aChatIsAConversationWhereCommandsTakeASlash() throws {
+    for line in ["channel is noisy today", "delete that branch", "edit 3 lines", "say it again", "help me"] {
+      #expect(try decoded("chat", line, as: ChannelAction.self) == .say(text: line), "\(line)")
+    }
+    #expect(try decoded("chat", "/channel random", as: ChannelAction.self) == .createChannel(name: "random"))
+    #expect(try decoded("chat", "//shrug", as: ChannelAction.self) == .say(text: "/shrug"))
+    let typo = try #require(throws: CommandError.self) { try action("chat", "/delte 3") }
+    #expect(typo.description.contains("did you mean `/delete`?"), "\(typo)")
+    #expect(throws: CommandError.self) { try action("chat", "/") }
   }
 
   @Test func dueDatesReadTheWaysPeopleSayThem() throws {
