@@ -175,7 +175,8 @@ final class FullScreenWindow {
         connectionNote = Feedback(reason, isError: true)
         replayed = 0
       case .connected:
-        connectionNote = Feedback("back", isError: false)
+        // "back" only after a loss: the first connection is no news.
+        connectionNote = connectionNote.map { _ in Feedback("back", isError: false) }
       case let .error(text):
         feedback = Feedback(text, isError: true)
       case .stateChanged, .message:

@@ -49,6 +49,9 @@ tmux new-session -d -s "$session" -x "${CONCORD_DEMO_COLUMNS:-200}" -y "${CONCOR
 tmux split-window -v -t "$session:0.0" -l 40% "$(attach card:1)"
 tmux split-window -h -t "$session:0.1" -l 66% "$(attach chat:general)"
 tmux split-window -h -t "$session:0.2" -l 50% "$(attach activity)"
+# Card 1 last, then the board: tmux moves Ctrl-b ↓ to the most recently used pane below, so
+# from the board it lands on the card.
+tmux select-pane -t "$session:0.1"
 tmux select-pane -t "$session:0.0"
 tmux set-option -t "$session" status-style "bg=blue,fg=white" >/dev/null
 tmux set-option -t "$session" status-left-length 120 >/dev/null

@@ -44,6 +44,11 @@ import Glibc
     try tmux.waitForPane(chat, containing: ["welcome!", "#1 «Try Concord"])
     try tmux.waitForPane(activity, containing: ["added #1 Try Concord"])
 
+    // As the README's first session says: from the board, Ctrl-b ↓ goes to card 1.
+    try tmux.run(["select-pane", "-t", board, "-D"], capture: false)
+    #expect(try tmux.run(["display-message", "-p", "-t", "concord-demo", "#{pane_index}"]).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+    try tmux.run(["select-pane", "-t", board], capture: false)
+
     // help shows the board's words in place of the board, until the next line.
     try tmux.type("help", into: board)
     try tmux.waitForPane(board, containing: ["The words of board", #"add "TITLE" [to COLUMN]"#, "undo"])
