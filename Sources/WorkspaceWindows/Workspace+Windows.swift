@@ -101,7 +101,7 @@ enum BoardCommands {
     WindowCommand("unassign", usage: "unassign ID", help: "assign a card to nobody", example: "unassign 2") { words in
       .assign(id: try words.card(0), user: nil)
     },
-    WindowCommand("due", usage: "due ID WHEN", help: "set the due date: tomorrow 17:00, friday, in 2 hours, none", example: "due 2 2026-12-01 09:30") { words in
+    WindowCommand("due", usage: "due ID WHEN", help: "set the due date: tomorrow 5pm, friday 9am, dec 3, in 2h, none", example: "due 2 tomorrow 5pm") { words in
       .setDue(id: try words.card(0), due: try words.dueDate(from: 1))
     },
     WindowCommand("label", usage: "label ID LABEL", help: "add a label", example: "label 2 urgent") { words in
@@ -174,7 +174,7 @@ enum CardCommands {
     WindowCommand("unassign", help: "assign the card to nobody", example: "unassign") { _ in .assign(user: nil) },
     WindowCommand("label", usage: "label LABEL", help: "add a label", example: "label urgent") { words in .label(name: try words.word(0, "the label")) },
     WindowCommand("unlabel", usage: "unlabel LABEL", help: "take a label off", example: "unlabel urgent") { words in .unlabel(name: try words.word(0, "the label")) },
-    WindowCommand("due", usage: "due WHEN", help: "tomorrow 17:00, friday, in 2 hours, 2026-12-01 09:30, none", example: "due 2026-12-01 09:30") { words in
+    WindowCommand("due", usage: "due WHEN", help: "tomorrow 5pm, friday 9am, dec 3, in 2h, 2026-12-01 09:30, none", example: "due tomorrow 5pm") { words in
       .setDue(due: try words.dueDate(from: 0))
     },
     WindowCommand("archive", help: "archive the card", example: "archive") { _ in .archive },

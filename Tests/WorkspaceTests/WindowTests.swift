@@ -104,6 +104,39 @@ import Testing
     #expect(throws: CommandError.self) { try parse("in many days") }
   }
 
+  /// The other ways people say a due date, on Saturday 21 November 2026 at 10:30.
+  @Test func dueDatesReadAsPeopleSayThemInConversation() throws {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "Europe/Paris")!
+    let now = calendar.date(from: DateComponents(year: 2026, month: 11, day: 21, hour: 10, minute: 30))!
+    func parse(_ text: String) throws -> DateComponents? {
+      try DueDateWords.parse(text.split(separator: " ").map(String.init), now: now, calendar: calendar)
+        .map { calendar.dateComponents([.year, .month, .day, .hour, .minute], from: $0) }
+    }
+    func on(_ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0, year: Int = 2026) -> DateComponents {
+      DateComponents(year: year, month: month, day: day, hour: hour, minute: minute)
+    }
+    let said: [(String, DateComponents)] = [
+      ("next monday", on(11, 23, 17)), ("dec 3", on(12, 3, 17)), ("3 dec", on(12, 3, 17)), ("December 3", on(12, 3, 17)),
+      ("3pm", on(11, 21, 15)), ("9am", on(11, 22, 9)), ("tomorrow 5pm", on(11, 22, 17)), ("friday 9am", on(11, 27, 9)),
+      ("fri 9:30am", on(11, 27, 9, 30)), ("noon", on(11, 21, 12)), ("tonight", on(11, 21, 20)), ("eod", on(11, 21, 17)),
+      ("next week", on(11, 23, 17)), ("in 2h", on(11, 21, 12, 30)), ("in 30m", on(11, 21, 11)),
+      ("17:00 tomorrow", on(11, 22, 17)), ("tomorrow at 12am", on(11, 22, 0)), ("nov 20", on(11, 20, 17, year: 2027)),
+      ("dec 3 10:00", on(12, 3, 10)),
+    ]
+    for (text, expected) in said {
+      #expect(try parse(text) == expected, "\(text)")
+    }
+    // A date that has passed is read back, not taken.
+    let passed = try #require(throws: CommandError.self) { try parse("2026-11-01") }
+    #expect(passed.description.hasPrefix("2026-11-01 is Sun 1 Nov 2026 17:00, which has passed"), "\(passed)")
+    #expect(throws: CommandError.self) { try parse("today 9:00") }
+    // What was not understood is named, with examples.
+    let unknown = try #require(throws: CommandError.self) { try parse("friday 13pm") }
+    #expect(unknown.description.hasPrefix("\"friday 13pm\" is not a date I can read; try tomorrow 5pm"), "\(unknown)")
+    #expect(throws: CommandError.self) { try parse("feb 30") }
+  }
+
   @Test func theBoardShowsItsColumnsSideBySide() throws {
     let board = Board.with(people: ["alice", "bob"])
       .applying(.addCard(title: "Fix login", column: nil))
