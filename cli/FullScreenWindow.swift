@@ -25,6 +25,8 @@ final class FullScreenWindow {
   private var quit = false
   /// True while the body shows the scope's commands instead of its state (until Esc or Enter).
   private var showingHelp = false
+  /// A line that cannot be undone, waiting for the person to confirm it (`y`).
+  private var unconfirmed: (line: String, question: String)?
   /// What each action sent from this window was typed as, by cseq, until it is answered.
   private var typed: [Int64: String] = [:]
   private var lastDrawn = Date.distantPast
@@ -103,6 +105,15 @@ final class FullScreenWindow {
     let text = line.trimmingCharacters(in: .whitespaces)
     let wasShowingHelp = showingHelp
     showingHelp = false
+    if let waiting = unconfirmed {
+      unconfirmed = nil
+      if ["y", "yes"].contains(text.lowercased()) {
+        send(waiting.line)
+      } else {
+        feedback = Feedback("not done: \(waiting.line)", isError: false)
+      }
+      return
+    }
     guard !text.isEmpty else { return }
     try? session.outbox.recordHistory(text, in: window.name)
     let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
@@ -117,16 +128,24 @@ final class FullScreenWindow {
     case _ where opening != nil:
       switchTo(opening! + words[1])
     default:
-      do {
-        let action = try ActionText.parse(text, scope: session.scope)
-        let sent = try session.submit(action)
-        typed[sent.cseq] = text
-        take(sent.events)
-      } catch let failure as CommandFailure {
-        feedback = Feedback(failure.message, isError: true)
-      } catch {
-        feedback = Feedback("\(error)", isError: true)
+      if let question = window.confirmation(text) {
+        unconfirmed = (text, question)
+      } else {
+        send(text)
       }
+    }
+  }
+
+  private func send(_ text: String) {
+    do {
+      let action = try ActionText.parse(text, scope: session.scope)
+      let sent = try session.submit(action)
+      typed[sent.cseq] = text
+      take(sent.events)
+    } catch let failure as CommandFailure {
+      feedback = Feedback(failure.message, isError: true)
+    } catch {
+      feedback = Feedback("\(error)", isError: true)
     }
   }
 
@@ -206,7 +225,10 @@ final class FullScreenWindow {
       let text = " " + more + " "
       screen.draw(StyledLine("\u{1B}[7m" + text + "\u{1B}[0m"), row: bodyRows, column: max(0, width - DisplayWidth.of(text)))
     }
-    if let feedback, !feedback.hasFaded {
+    if let question = unconfirmed?.question {
+      let text = TextFit.cut(" \(question)? y and Enter does it; anything else keeps it", width)
+      screen.draw(StyledLine("\u{1B}[33m" + text + "\u{1B}[0m"), row: rows - 3)
+    } else if let feedback, !feedback.hasFaded {
       let text = TextFit.cut(" " + feedback.text, width)
       screen.draw(StyledLine(feedback.isError ? "\u{1B}[31m" + text + "\u{1B}[0m" : "\u{1B}[32m" + text + "\u{1B}[0m"), row: rows - 3)
     }

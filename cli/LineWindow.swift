@@ -19,6 +19,7 @@ struct LineWindow {
     var typed: [Int64: String] = [:]
     var input: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4_096)
+    var unconfirmed: String?
     var events = try session.tick()
     Terminal.write("\(session.scope) — type `help` for its words, `q` to leave\n")
     while true {
@@ -40,22 +41,40 @@ struct LineWindow {
         while let newline = input.firstIndex(of: UInt8(ascii: "\n")) {
           let text = String(decoding: input[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
           input.removeFirst(newline + 1)
+          if let waiting = unconfirmed {
+            unconfirmed = nil
+            if ["y", "yes"].contains(text.lowercased()) {
+              try send(waiting)
+            } else {
+              Terminal.write("not done: \(waiting)\n")
+            }
+            continue
+          }
           switch text {
           case "": continue
           case "q", "quit", "exit": return
           case "help", "?": Terminal.write((window.help + ["help", "q: leave"]).joined(separator: "\n") + "\n")
           default:
-            do {
-              let sent = try session.submit(try ActionText.parse(text, scope: session.scope))
-              typed[sent.cseq] = text
-              events += sent.events
-            } catch let failure as CommandFailure {
-              Terminal.write("error: \(failure.message)\n")
+            if let question = window.confirmation(text) {
+              unconfirmed = text
+              Terminal.write("\(question)? (y/N)\n")
+            } else {
+              try send(text)
             }
           }
         }
       }
       events += try session.tick()
+    }
+
+    func send(_ text: String) throws {
+      do {
+        let sent = try session.submit(try ActionText.parse(text, scope: session.scope))
+        typed[sent.cseq] = text
+        events += sent.events
+      } catch let failure as CommandFailure {
+        Terminal.write("error: \(failure.message)\n")
+      }
     }
   }
 

@@ -9,16 +9,32 @@ public struct WindowCommand<Action>: Sendable {
   /// A line a person could type, shown in help with the action it makes as JSON.
   public let example: String?
   public let make: @Sendable (CommandWords) throws -> Action
+  /// For a command that cannot be undone: what it will do, which a window asks a person to
+  /// confirm first (nil for these words: go ahead).
+  public let confirm: (@Sendable (CommandWords) -> String?)?
 
+  /// - Parameter confirm: for a command that cannot be undone, what it will do (`delete message
+  ///   3 for good`); a window asks before it sends it.
   public init(
     _ word: String, usage: String? = nil, help: String, example: String? = nil,
+    confirm: (@Sendable (CommandWords) -> String?)? = nil,
     make: @escaping @Sendable (CommandWords) throws -> Action
   ) {
     self.word = word
     self.usage = usage ?? word
     self.helpText = help
     self.example = example
+    self.confirm = confirm
     self.make = make
+  }
+
+  /// What the command `text` starts with will do and cannot undo, or nil.
+  static func confirmation(for text: String, with commands: [WindowCommand]) -> String? {
+    let words = CommandWords(text)
+    guard let first = words.all.first, let command = commands.first(where: { $0.word == first.lowercased() }) else {
+      return nil
+    }
+    return command.confirm?(words.droppingFirst)
   }
 
   static func parse(

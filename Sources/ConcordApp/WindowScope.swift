@@ -33,13 +33,17 @@ public struct WindowScope: Sendable {
   /// Throws, saying why, when a JSON value is not one of the scope's actions; nil when the
   /// window cannot tell (the daemon then decides).
   public let check: (@Sendable (JSONValue) throws -> Void)?
+  /// What a line will do that cannot be undone (`delete message 3 for good`), for the window to
+  /// ask first; nil for a line that can be.
+  public let confirmation: @Sendable (String) -> String?
 
   public init(
     name: String, render: @escaping @Sendable (JSONValue, Int) -> [String],
     parse: @escaping @Sendable (String) throws -> JSONValue, help: [String], briefHelp: [String]? = nil,
     applyLocally: (@Sendable (JSONValue, JSONValue) -> JSONValue?)?, showsEnd: Bool = false,
-    check: (@Sendable (JSONValue) throws -> Void)? = nil
+    check: (@Sendable (JSONValue) throws -> Void)? = nil, confirmation: @escaping @Sendable (String) -> String? = { _ in nil }
   ) {
+    self.confirmation = confirmation
     self.showsEnd = showsEnd
     self.check = check
     self.name = name
@@ -83,7 +87,8 @@ public struct WindowScope: Sendable {
     return WindowScope(
       name: name, render: renderJSON, parse: parse, help: CommandHelp.lines(for: commands),
       briefHelp: CommandHelp.lines(for: commands, examples: false), applyLocally: apply,
-      showsEnd: showsEnd, check: { _ = try $0.decode(Action.self) })
+      showsEnd: showsEnd, check: { _ = try $0.decode(Action.self) },
+      confirmation: { WindowCommand.confirmation(for: $0, with: commands) })
   }
 
   /// A scope the app gave nothing for: its state shown as indented JSON, actions typed as JSON.

@@ -189,7 +189,10 @@ enum ChannelCommands {
     WindowCommand("/edit", usage: "/edit N TEXT", help: "change your message N", example: "/edit 3 the build is green again") { words in
       .edit(message: try words.integer(0, "the message's number"), text: try words.rest(from: 1, "the new text"))
     },
-    WindowCommand("/delete", usage: "/delete N", help: "delete your message N", example: "/delete 3") { words in
+    WindowCommand(
+      "/delete", usage: "/delete N", help: "delete your message N (asks first: it cannot be undone)", example: "/delete 3",
+      confirm: { words in "delete message \(words.all.first ?? "") for good" }
+    ) { words in
       .delete(message: try words.integer(0, "the message's number"))
     },
     WindowCommand("/channel", usage: "/channel NAME", help: "open a new channel (then: /join NAME)", example: "/channel random") { words in

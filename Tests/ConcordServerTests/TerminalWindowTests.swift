@@ -166,6 +166,30 @@ import Testing
     #expect(chat.contains("channel is noisy today") && !chat.contains(#""is""#), "\(chat)")
   }
 
+  /// Deleting a message cannot be undone: the window asks first, and anything but y keeps it.
+  @Test func aWordThatCannotBeUndoneAsksFirst() throws {
+    let daemon = try Self.board(with: [])
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    let tmux = try Self.window(daemon, scope: "chat:general")
+    defer { tmux.kill() }
+    try tmux.waitForScreen(containing: "connected")
+    try tmux.type("a message to keep")
+    try tmux.waitForScreen(containing: "✓ a message to keep")
+    try tmux.type("/delete 1")
+    try tmux.waitForScreen(containing: "delete message 1 for good? y and Enter does it")
+    try tmux.type("n")
+    try tmux.waitForScreen(containing: "not done: /delete 1")
+    #expect(!(try ConcordCLI.run(["state", "chat:general"], home: daemon.home, app: "workspace").output.contains(#""deleted":true"#)))
+    try tmux.type("/delete 1")
+    try tmux.waitForScreen(containing: "for good?")
+    try tmux.type("y")
+    try tmux.waitForScreen(containing: "✓ /delete 1")
+    #expect(try ConcordCLI.run(["state", "chat:general"], home: daemon.home, app: "workspace").output.contains(#""deleted":true"#))
+  }
+
   @Test func noColorTakesTheColoursAwayAndKeepsTheLayout() throws {
     let daemon = try Self.board(with: ["Colourful"])
     defer {
