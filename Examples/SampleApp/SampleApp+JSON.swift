@@ -32,12 +32,7 @@ extension SampleApp.Action: Codable {
   }
 
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: Case.self)
-    guard container.allKeys.count == 1, let key = container.allKeys.first else {
-      let names = Case.allCases.map(\.rawValue).joined(separator: ", ")
-      throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "an action is an object with one of the members \(names)"))
-    }
+    let (container, key) = try ActionCase.read(Case.self, from: decoder)
     switch key {
     case .counter: self = .counter(try container.decode(SampleApp.CounterAction.self, forKey: key))
     case .notes: self = .notes(try container.decode(SampleApp.NotesAction.self, forKey: key))

@@ -16,12 +16,7 @@ extension Workspace.Action: Codable {
   }
 
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: Case.self)
-    guard container.allKeys.count == 1, let key = container.allKeys.first else {
-      let names = Case.allCases.map(\.rawValue).joined(separator: ", ")
-      throw DecodingError.dataCorrupted(
-        .init(codingPath: decoder.codingPath, debugDescription: "an action is an object with one of the members \(names)"))
-    }
+    let (container, key) = try ActionCase.read(Case.self, from: decoder)
     switch key {
     case .board: self = .board(try container.decode(Authored<BoardAction>.self, forKey: key))
     case .chat: self = .chat(try container.decode(Authored<ChatAction>.self, forKey: key))

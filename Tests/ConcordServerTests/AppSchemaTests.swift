@@ -9,18 +9,7 @@ import Testing
 /// by the daemon too.
 @Suite(.serialized) struct AppSchemaTests {
   @Test func realTrafficFitsThePublishedSchema() throws {
-    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: "app_schema_peer.py")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", script.path, "--concordd", DaemonProcess.binary.path, "--concord", ConcordCLI.binary.path,
-    ]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0 && text.contains(" passed, 0 failed"), "\(text.suffix(4_000))")
+    let (status, text) = try PythonPeer.run("app_schema_peer.py")
+    #expect(status == 0 && text.contains(" passed, 0 failed"), "\(text.suffix(4_000))")
   }
 }

@@ -191,22 +191,16 @@ def kind(action):
     return f"{outer}.{next(iter(payload))}" if payload else outer
 
 
-def workspace_traffic(ctx):
-    use_schema("workspace.schema.json")
-    os.environ["CONCORD_APP"] = "workspace"  # which app `concord` speaks
-    ctx.start()
-    watcher = WatchingPeer(ctx, "watcher")
-    watcher.hello()
-    for scope in ("board", "presence", "activity", "column:todo", "chat:general"):
-        watcher.attach(scope)
-    sender = WatchingPeer(ctx, "sender")
-    sender.hello()
+def send_all(ctx, watcher, sender, actions, refused, watched_prefix):
+    """Sends each documented action (checked against the schema first), alternately through
+    `concord send` and the raw `sender`, each of which must be applied; then each action the
+    schema refuses, which the daemon must not take. A scope starting with `watched_prefix` is
+    attached by the watcher before its first action."""
     cseq = 0
-    sent = 0
-    for index, (scope, action) in enumerate(ACTIONS):
+    for index, (scope, action) in enumerate(actions):
         found = problems(action, definition_of(scope, "action"))
         wire.check(not found, f"the documented action {action} for {scope} does not fit the schema: {found}")
-        if scope.startswith("card:") and scope not in watcher.states:
+        if scope.startswith(watched_prefix) and scope not in watcher.states:
             watcher.attach(scope)
         if index % 2 == 0:
             result = ctx.concord("send", "--home", ctx.home, scope, json.dumps(action))
@@ -217,8 +211,7 @@ def workspace_traffic(ctx):
                 sender.attach(scope)
             cseq += 1
             sender.acked(scope, action, "schema-peer", cseq, f"{scope} {json.dumps(action)}")
-        sent += 1
-    for scope, action in REFUSED:
+    for scope, action in refused:
         wire.check(problems(action, definition_of(scope, "action")), f"the schema takes {action} for {scope}")
         if scope not in sender.states:
             sender.attach(scope)
@@ -226,6 +219,19 @@ def workspace_traffic(ctx):
         sender.send(wire.send_msg(scope, action, "schema-peer", cseq))
         answer, _ = sender.answer("schema-peer", cseq)
         wire.check(answer.get("type") != "ack", f"the daemon took {action} for {scope}, which the schema refuses")
+
+
+def workspace_traffic(ctx):
+    use_schema("workspace.schema.json")
+    os.environ["CONCORD_APP"] = "workspace"  # which app `concord` speaks
+    ctx.start()
+    watcher = WatchingPeer(ctx, "watcher")
+    watcher.hello()
+    for scope in ("board", "presence", "activity", "column:todo", "chat:general"):
+        watcher.attach(scope)
+    sender = WatchingPeer(ctx, "sender")
+    sender.hello()
+    send_all(ctx, watcher, sender, ACTIONS, REFUSED, "card:")
     # The reminder falls due and is raised by the daemon itself.
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline and not watcher.states.get("board", {}).get("reminders"):
@@ -261,7 +267,7 @@ def workspace_traffic(ctx):
         kinds.add(kind(entry["action_value"]))
     missing = EVERY_KIND - kinds
     wire.check(not missing, f"the log holds no {sorted(missing)}")
-    print(f"checked {sent} actions, {watcher.checked + sender.checked + after.checked} states, {len(entries)} entries", flush=True)
+    print(f"checked {len(ACTIONS)} actions, {watcher.checked + sender.checked + after.checked} states, {len(entries)} entries", flush=True)
 
 
 # The sample app ----------------------------------------------------------------------------
@@ -307,27 +313,7 @@ def sample_traffic(ctx):
         watcher.attach(scope)
     sender = WatchingPeer(ctx, "sender")
     sender.hello()
-    cseq = 0
-    for index, (scope, action) in enumerate(SAMPLE_ACTIONS):
-        found = problems(action, definition_of(scope, "action"))
-        wire.check(not found, f"the documented action {action} for {scope} does not fit the schema: {found}")
-        if scope.startswith("note:") and scope not in watcher.states:
-            watcher.attach(scope)
-        if index % 2 == 0:
-            result = ctx.concord("send", "--home", ctx.home, scope, json.dumps(action))
-            wire.check(result.returncode == 0, f"`concord send {scope} {json.dumps(action)}` exited "
-                       f"{result.returncode}: {result.stderr.decode('utf-8', 'replace').strip()[:300]}")
-        else:
-            if scope not in sender.states:
-                sender.attach(scope)
-            cseq += 1
-            sender.acked(scope, action, "schema-peer", cseq, f"{scope} {json.dumps(action)}")
-    for scope, action in SAMPLE_REFUSED:
-        wire.check(problems(action, definition_of(scope, "action")), f"the schema takes {action} for {scope}")
-        cseq += 1
-        sender.send(wire.send_msg(scope, action, "schema-peer", cseq))
-        answer, _ = sender.answer("schema-peer", cseq)
-        wire.check(answer.get("type") != "ack", f"the daemon took {action} for {scope}, which the schema refuses")
+    send_all(ctx, watcher, sender, SAMPLE_ACTIONS, SAMPLE_REFUSED, "note:")
     watcher.drain(quiet=0.5, limit=3)
     for scope, definition in [(None, "State"), ("counter", "Int"), ("notes", "Notes"), ("note:1", "Note"),
                               ("presence", "Presence")]:
