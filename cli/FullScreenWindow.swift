@@ -91,10 +91,22 @@ final class FullScreenWindow {
       return
     case .resize:
       return
+    case .tab where editor.search == nil:
+      complete()
+      return
     default:
       break
     }
     if case let .submitted(line) = editor.handle(key) { execute(line) }
+  }
+
+  /// Tab: the first word from the scope's words and the window's own; several are listed.
+  private func complete() {
+    let line = editor.text
+    guard !line.contains(" ") else { return }
+    let (completed, choices) = Completion.complete(line, among: window.words + ["help", "quit", "/open", "/join"])
+    editor.replace(with: completed)
+    if !choices.isEmpty { feedback = Feedback(choices.joined(separator: "  "), isError: false) }
   }
 
   private func withScroll(_ change: (inout ScrollPosition) -> Void) {

@@ -33,6 +33,8 @@ public struct WindowScope: Sendable {
   /// Throws, saying why, when a JSON value is not one of the scope's actions; nil when the
   /// window cannot tell (the daemon then decides).
   public let check: (@Sendable (JSONValue) throws -> Void)?
+  /// The words that start a command, for Tab.
+  public let words: [String]
   /// What a line will do that cannot be undone (`delete message 3 for good`), for the window to
   /// ask first; nil for a line that can be.
   public let confirmation: @Sendable (String) -> String?
@@ -41,8 +43,10 @@ public struct WindowScope: Sendable {
     name: String, render: @escaping @Sendable (JSONValue, Int) -> [String],
     parse: @escaping @Sendable (String) throws -> JSONValue, help: [String], briefHelp: [String]? = nil,
     applyLocally: (@Sendable (JSONValue, JSONValue) -> JSONValue?)?, showsEnd: Bool = false,
-    check: (@Sendable (JSONValue) throws -> Void)? = nil, confirmation: @escaping @Sendable (String) -> String? = { _ in nil }
+    check: (@Sendable (JSONValue) throws -> Void)? = nil, confirmation: @escaping @Sendable (String) -> String? = { _ in nil },
+    words: [String] = []
   ) {
+    self.words = words
     self.confirmation = confirmation
     self.showsEnd = showsEnd
     self.check = check
@@ -88,7 +92,7 @@ public struct WindowScope: Sendable {
       name: name, render: renderJSON, parse: parse, help: CommandHelp.lines(for: commands),
       briefHelp: CommandHelp.lines(for: commands, examples: false), applyLocally: apply,
       showsEnd: showsEnd, check: { _ = try $0.decode(Action.self) },
-      confirmation: { WindowCommand.confirmation(for: $0, with: commands) })
+      confirmation: { WindowCommand.confirmation(for: $0, with: commands) }, words: commands.map(\.word))
   }
 
   /// A scope the app gave nothing for: its state shown as indented JSON, actions typed as JSON.

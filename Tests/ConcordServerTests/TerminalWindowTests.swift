@@ -120,6 +120,15 @@ import Testing
     try tmux.waitForScreen(containing: "> move 1 doing")
     try tmux.press("Enter")
     try tmux.waitForScreen(containing: "✓ move 1 doing")
+    // Tab completes a command's word; several candidates are listed.
+    try tmux.write("ass")
+    try tmux.press("Tab")
+    try tmux.waitForScreen(containing: "> assign")
+    try tmux.press("C-u")
+    try tmux.write("a")
+    try tmux.press("Tab")
+    try tmux.waitForScreen(containing: "add  archive  assign")
+    try tmux.press("C-u")
     // Ctrl-A then Ctrl-K clears; Ctrl-W takes the last word.
     try tmux.write("label 2 urgent")
     try tmux.press("C-w")
