@@ -78,6 +78,12 @@ final class DaemonProcess: @unchecked Sendable {
     if process.isRunning { kill9() }
   }
 
+  /// SIGTERM, then the home removed: the end of a test's daemon.
+  func stopAndRemoveHome() {
+    _ = terminate()
+    removeHome()
+  }
+
   func removeHome() {
     try? FileManager.default.removeItem(at: home)
     try? FileManager.default.removeItem(at: stderrURL)

@@ -25,10 +25,7 @@ import Testing
 
   @Test func aBoardLongerThanTheWindowScrollsByPageByWheelAndToItsEnds() throws {
     let daemon = try Self.board(with: (1...60).map { "Task \($0)" })
-    defer {
-      _ = daemon.terminate()
-      daemon.removeHome()
-    }
+    defer { daemon.stopAndRemoveHome() }
     let tmux = try Self.window(daemon)
     defer { tmux.kill() }
     try tmux.waitForScreen(containing: "#1 Task 1", "more below (PgDn)")
@@ -80,10 +77,7 @@ import Testing
       "Love ❤\u{FE0F} it", "ＷＷ 漢字 long title that runs on",
     ]
     let daemon = try Self.board(with: titles)
-    defer {
-      _ = daemon.terminate()
-      daemon.removeHome()
-    }
+    defer { daemon.stopAndRemoveHome() }
     let tmux = try Self.window(daemon, columns: columns, rows: rows)
     defer { tmux.kill() }
     try tmux.waitForScreen(containing: "#9 ", "connected")
@@ -107,10 +101,7 @@ import Testing
 
   @Test func theCommandLineEditsLikeAShellAndRemembersAcrossWindows() throws {
     let daemon = try Self.board(with: ["First", "Second"])
-    defer {
-      _ = daemon.terminate()
-      daemon.removeHome()
-    }
+    defer { daemon.stopAndRemoveHome() }
     var tmux = try Self.window(daemon)
     try tmux.waitForScreen(containing: "#2 Second", "connected")
     // A word typed wrong, fixed by moving the cursor: ← ← ← then Backspace and the right letter.
@@ -156,10 +147,7 @@ import Testing
   /// One window moves between scopes, and in a chat a plain line is always said.
   @Test func aWindowOpensAnotherScopeAndAChatLineIsSaidWhateverItsFirstWord() throws {
     let daemon = try Self.board(with: ["Only card"])
-    defer {
-      _ = daemon.terminate()
-      daemon.removeHome()
-    }
+    defer { daemon.stopAndRemoveHome() }
     let tmux = try Self.window(daemon)
     defer { tmux.kill() }
     try tmux.waitForScreen(containing: "#1 Only card", "connected")
@@ -178,10 +166,7 @@ import Testing
   /// Deleting a message cannot be undone: the window asks first, and anything but y keeps it.
   @Test func aWordThatCannotBeUndoneAsksFirst() throws {
     let daemon = try Self.board(with: [])
-    defer {
-      _ = daemon.terminate()
-      daemon.removeHome()
-    }
+    defer { daemon.stopAndRemoveHome() }
     let tmux = try Self.window(daemon, scope: "chat:general")
     defer { tmux.kill() }
     try tmux.waitForScreen(containing: "connected")
@@ -201,10 +186,7 @@ import Testing
 
   @Test func noColorTakesTheColoursAwayAndKeepsTheLayout() throws {
     let daemon = try Self.board(with: ["Colourful"])
-    defer {
-      _ = daemon.terminate()
-      daemon.removeHome()
-    }
+    defer { daemon.stopAndRemoveHome() }
     let colour = try Self.window(daemon)
     try colour.waitForScreen(containing: "#1 Colourful", "connected")
     let coloured = colour.styledScreen()
@@ -221,10 +203,7 @@ import Testing
 
   @Test func aDumbTerminalGetsALineModeThatPrintsTheStateAndTakesCommands() throws {
     let daemon = try Self.board(with: ["Plain"])
-    defer {
-      _ = daemon.terminate()
-      daemon.removeHome()
-    }
+    defer { daemon.stopAndRemoveHome() }
     let tmux = try Self.window(daemon, environment: "TERM=dumb")
     defer { tmux.kill() }
     try tmux.waitForScreen(containing: "#1 Plain", "type `help`")
