@@ -2,6 +2,7 @@ import ConcordJSON
 import ConcordLog
 import Foundation
 import Testing
+import Workspace
 
 /// A Workspace log written by an earlier build (`Fixtures/workspace-v1`, made by
 /// `scripts/make-workspace-fixture.sh` with every kind of Workspace action in it) keeps working:
@@ -94,7 +95,7 @@ import Testing
     let home = try Self.copyOfFixture()
     defer { try? FileManager.default.removeItem(at: home) }
     let log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
-    let newer = 3
+    let newer = Workspace.version + 1
     try log.append([
       LogRecord(
         client: "later-build", cseq: 1, at: Date(), user: "alice", scope: "board", action: #"{"board":{"teleport":{}}}"#,
