@@ -27,9 +27,17 @@ final class FullScreenWindow {
   private var showingHelp = false
   /// A line that cannot be undone, waiting for the person to confirm it (`y`).
   private var unconfirmed: (line: String, question: String)?
-  /// What each action sent from this window was typed as, by cseq, until it is answered.
-  private var typed: [Int64: String] = [:]
+  /// What each action sent from this window was typed as, and when, by cseq, until it is
+  /// answered.
+  private var typed: [Int64: (line: String, at: Date)] = [:]
   private var lastDrawn = Date.distantPast
+  /// Queued actions replayed since the connection came back.
+  private var replayed = 0
+  /// The body as last rendered, for the size it was rendered at: a keystroke redraws the
+  /// command line, not the scope (rendering a big board takes milliseconds). Dropped whenever
+  /// the session says anything, a line is entered, the scope or the help changes, and once a
+  /// second.
+  private var rendered: (width: Int, rows: Int, lines: [String])?
 
   init(
     session: WindowSession, window: WindowScope, colors: Bool, open: @escaping (String) throws -> (WindowSession, WindowScope)
@@ -63,7 +71,11 @@ final class FullScreenWindow {
         changed = true
       }
       // Also once a second: feedback fades, and other commands change the outbox's count.
-      if changed || Date().timeIntervalSince(lastDrawn) >= 1, !quit { draw() }
+      if Date().timeIntervalSince(lastDrawn) >= 1 {
+        rendered = nil
+        changed = true
+      }
+      if changed, !quit { draw() }
     }
   }
 
@@ -88,6 +100,7 @@ final class FullScreenWindow {
       return
     case .escape where showingHelp && editor.search == nil:
       showingHelp = false
+      rendered = nil
       return
     case .resize:
       return
@@ -116,6 +129,8 @@ final class FullScreenWindow {
   private func execute(_ line: String) {
     let text = line.trimmingCharacters(in: .whitespaces)
     let wasShowingHelp = showingHelp
+    // A line may change what the body shows (an action applied at once, the help): render anew.
+    rendered = nil
     showingHelp = false
     if let waiting = unconfirmed {
       unconfirmed = nil
@@ -152,7 +167,7 @@ final class FullScreenWindow {
     do {
       let action = try ActionText.parse(text, scope: session.scope)
       let sent = try session.submit(action)
-      typed[sent.cseq] = text
+      typed[sent.cseq] = (text, Date())
       take(sent.events)
     } catch let failure as CommandFailure {
       feedback = Feedback(failure.message, isError: true)
@@ -172,6 +187,7 @@ final class FullScreenWindow {
       scroll = ScrollPosition(followsEnd: window.showsEnd)
       typed = [:]
       connectionNote = nil
+      rendered = nil
       take(try session.tick())
       feedback = Feedback("opened \(scope)", isError: false)
     } catch let failure as CommandFailure {
@@ -184,12 +200,17 @@ final class FullScreenWindow {
   // MARK: - Events
 
   private func take(_ events: [WindowSession.Event]) {
+    if !events.isEmpty { rendered = nil }
     for event in events {
       switch event {
       case let .answered(cseq, .applied):
-        feedback = Feedback("✓ " + (typed.removeValue(forKey: cseq) ?? "done"), isError: false)
+        let sent = typed.removeValue(forKey: cseq)
+        // A success is news only when nothing was said since its line was typed: it must not
+        // hide the error of a line typed after it.
+        if let said = feedback?.at, let typedAt = sent?.at, said > typedAt { break }
+        feedback = Feedback("✓ " + (sent?.line ?? "done"), isError: false)
       case let .answered(cseq, .refused(reason)):
-        let line = typed.removeValue(forKey: cseq).map { "\($0): " } ?? ""
+        let line = typed.removeValue(forKey: cseq).map { "\($0.line): " } ?? ""
         feedback = Feedback("✗ \(line)\(reason)", isError: true)
       case let .replayed(action, .refused(reason)):
         feedback = Feedback("✗ a queued action for \(action.scope) was refused: \(reason)", isError: true)
@@ -197,7 +218,7 @@ final class FullScreenWindow {
         replayed += 1
         connectionNote = Feedback("back, \(replayed) replayed", isError: false)
       case let .queued(cseq, waiting):
-        feedback = Feedback("queued while offline: \(typed[cseq] ?? "an action") (\(waiting) waiting)", isError: false)
+        feedback = Feedback("queued while offline: \(typed[cseq]?.line ?? "an action") (\(waiting) waiting)", isError: false)
       case let .logDiverged(.replaced(_, now)):
         feedback = Feedback("the daemon's log was replaced (\(now.prefix(8))…): the outbox is kept; see `concord outbox`", isError: true)
       case let .logDiverged(divergence):
@@ -216,8 +237,6 @@ final class FullScreenWindow {
     }
   }
 
-  private var replayed = 0
-
   // MARK: - Drawing
 
   private func draw() {
@@ -226,7 +245,13 @@ final class FullScreenWindow {
     screen.erase()
     screen.draw(StyledLine("\u{1B}[7m" + TextFit.pad(" \(session.scope)", width) + "\u{1B}[0m"), row: 0)
     let bodyRows = max(1, rows - 4)
-    let body = bodyLines(width: width, rows: bodyRows)
+    let body: [String]
+    if let rendered, rendered.width == width, rendered.rows == bodyRows {
+      body = rendered.lines
+    } else {
+      body = bodyLines(width: width, rows: bodyRows)
+      rendered = (width, bodyRows, body)
+    }
     var position = showingHelp ? helpScroll : scroll
     position.fit(lines: body.count, rows: bodyRows)
     if showingHelp { helpScroll = position } else { scroll = position }
@@ -275,17 +300,14 @@ final class FullScreenWindow {
   private func drawCommandLine(row: Int, width: Int) {
     var prompt = "> "
     if let search = editor.search { prompt = "(search `\(search)`) " }
-    let before = String(editor.characters[..<editor.cursor])
-    var shown = editor.characters[...]
-    var beforeCells = DisplayWidth.of(before)
+    var beforeCells = DisplayWidth.of(String(editor.characters[..<editor.cursor]))
     let room = max(1, width - DisplayWidth.of(prompt) - 1)
     var start = 0
     while beforeCells > room, start < editor.cursor {
       beforeCells -= DisplayWidth.of(editor.characters[start])
       start += 1
     }
-    shown = editor.characters[start...]
-    let text = TextFit.prefix(of: String(shown), fitting: room).text
+    let text = TextFit.prefix(of: String(editor.characters[start...]), fitting: room).text
     screen.draw(StyledLine(prompt + text), row: row)
     screen.placeCursor(row: row, column: min(width - 1, DisplayWidth.of(prompt) + beforeCells))
   }

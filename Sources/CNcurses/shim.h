@@ -26,7 +26,6 @@ static inline mmask_t concord_wheel_down(void) { return BUTTON5_PRESSED; }
 #else
 static inline mmask_t concord_wheel_down(void) { return 0; }
 #endif
-static inline mmask_t concord_all_mouse_events(void) { return ALL_MOUSE_EVENTS; }
 // The process's own terminal (standard input and output), for Swift, which cannot name stdin,
 // stdout or stdscr safely.
 static inline SCREEN *concord_new_terminal(void) { return newterm(NULL, stdout, stdin); }
