@@ -42,23 +42,28 @@ public enum TextFit {
     var lines: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
       var line = ""
+      // The line's cells, kept as it grows: each word is measured once.
+      var lineCells = 0
       for word in paragraph.split(separator: " ") {
         var word = String(word)
-        while DisplayWidth.of(word) > width {
+        var wordCells = DisplayWidth.of(word)
+        while wordCells > width {
           if !line.isEmpty { lines.append(line); line = "" }
           // At least one character a line, even one wider than the window.
-          let piece = prefix(of: word, fitting: width).text
-          let taken = piece.isEmpty ? String(word.prefix(1)) : piece
-          lines.append(taken)
-          word = String(word.dropFirst(taken.count))
+          let piece = prefix(of: word, fitting: width)
+          let taken = piece.text.isEmpty ? (String(word.prefix(1)), DisplayWidth.of(word.prefix(1))) : piece
+          lines.append(taken.0)
+          word = String(word.dropFirst(taken.0.count))
+          wordCells -= taken.1
         }
         if line.isEmpty {
-          line = word
-        } else if DisplayWidth.of(line) + 1 + DisplayWidth.of(word) <= width {
+          (line, lineCells) = (word, wordCells)
+        } else if lineCells + 1 + wordCells <= width {
           line += " " + word
+          lineCells += 1 + wordCells
         } else {
           lines.append(line)
-          line = word
+          (line, lineCells) = (word, wordCells)
         }
       }
       lines.append(line)

@@ -31,10 +31,12 @@ public struct WindowCommand<Action>: Sendable {
   /// What the command `text` starts with will do and cannot undo, or nil.
   static func confirmation(for text: String, with commands: [WindowCommand]) -> String? {
     let words = CommandWords(text)
-    guard let first = words.all.first, let command = commands.first(where: { $0.word == first.lowercased() }) else {
-      return nil
-    }
-    return command.confirm?(words.droppingFirst)
+    return words.all.first.flatMap { command(named: $0, in: commands) }?.confirm?(words.droppingFirst)
+  }
+
+  /// The command whose word `first` is, in any case.
+  private static func command(named first: String, in commands: [WindowCommand]) -> WindowCommand? {
+    commands.first { $0.word == first.lowercased() }
   }
 
   static func parse(
@@ -42,7 +44,7 @@ public struct WindowCommand<Action>: Sendable {
   ) throws -> Action {
     let words = CommandWords(text)
     guard let first = words.all.first else { throw CommandError("type a command; `help` lists them") }
-    guard let command = commands.first(where: { $0.word == first.lowercased() }) else {
+    guard let command = command(named: first, in: commands) else {
       // Where commands take a prefix (`/edit` in a chat), a line with it is a command, mistyped
       // or not, never said; `//` escapes it.
       let prefixed = commands.contains { $0.word.hasPrefix("/") } && first.hasPrefix("/") && !first.hasPrefix("//")
@@ -62,7 +64,11 @@ public struct WindowCommand<Action>: Sendable {
 /// for short words, two for longer ones (a swap of two letters counts as one).
 func closest(to typed: String, among words: [String]) -> String? {
   let limit = typed.count <= 4 ? 1 : 2
-  let scored = words.map { ($0, editDistance(Array(typed), Array($0))) }.filter { $0.1 <= limit }
+  let typedCharacters = Array(typed)
+  // A word whose length is further off than the limit cannot be within it: a long pasted line
+  // costs nothing.
+  let scored = words.filter { abs($0.count - typedCharacters.count) <= limit }
+    .map { ($0, editDistance(typedCharacters, Array($0))) }.filter { $0.1 <= limit }
   return scored.min { $0.1 < $1.1 }?.0
 }
 
