@@ -20,9 +20,13 @@ struct AttachCommand: ParsableCommand {
       scroll; ←/→, Ctrl-A/E/W/K/U and Alt-B/F edit the line; ↑/↓ and Ctrl-R recall what was \
       typed before in this scope (kept in the home). `/open SCOPE` shows another scope in the \
       same window (`/join NAME` a chat channel). NO_COLOR turns colour off; with TERM=dumb \
-      the window prints the state when it changes and reads commands line by line. When the daemon is away the window shows the last state it saw, \
-      marked OFFLINE, queues what you type and shows it applied; it reconnects by itself and \
-      sends the queue.
+      the window prints the state when it changes and reads commands line by line.
+
+      What you type shows at once, marked pending (◌), computed by the app's own reducer; the \
+      mark goes when the daemon confirms it. When the daemon is away the window shows the last \
+      state it saw, marked OFFLINE, queues what you type and shows it pending; it reconnects by \
+      itself and sends the queue. An action the daemon refuses on replay stays on screen, in \
+      every window of the home, until `/dismiss`.
 
       With --json (or when standard output is not a terminal) it prints the scope's whole state \
       first (a snapshot line), then each update and answer as NDJSON, and reads actions as JSON \
@@ -49,10 +53,10 @@ struct AttachCommand: ParsableCommand {
     if json || !Terminal.isInteractive {
       // A script is always given the whole state first: a `snapshot` line, never an update to a
       // state it does not have.
-      let session = try WindowSession(home: options.layout, scope: scope, window: window, resumes: false)
+      let session = try WindowSession(home: options.layout, scope: scope, app: .current, resumes: false)
       try JSONWindow(session: session).run()
     } else {
-      let session = try WindowSession(home: options.layout, scope: scope, window: window)
+      let session = try WindowSession(home: options.layout, scope: scope, app: .current)
       let environment = ProcessInfo.processInfo.environment
       // NO_COLOR (no-color.org): any value turns colour off; bold, dim and reverse stay.
       let colors = environment["NO_COLOR"].map(\.isEmpty) ?? true
@@ -64,7 +68,7 @@ struct AttachCommand: ParsableCommand {
         let home = options.layout
         try FullScreenWindow(session: session, window: window, colors: colors) { scope in
           let window = try ClientApp.current.window(for: scope)
-          return (try WindowSession(home: home, scope: scope, window: window), window)
+          return (try WindowSession(home: home, scope: scope, app: .current), window)
         }.run()
       } catch is ScreenError {
         try LineWindow(session: session, window: window).run()

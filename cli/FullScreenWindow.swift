@@ -29,10 +29,13 @@ final class FullScreenWindow {
   private var unconfirmed: (line: String, question: String)?
   /// What each action sent from this window was typed as, and when, by cseq, until it is
   /// answered.
-  private var typed: [Int64: (line: String, at: Date)] = [:]
+  private var typed: [Int64: (line: String, action: JSONValue, at: Date)] = [:]
   private var lastDrawn = Date.distantPast
-  /// Queued actions replayed since the connection came back.
-  private var replayed = 0
+  /// Queued actions replayed since the connection came back, and how many of them were refused.
+  private var replayed = (sent: 0, refused: 0)
+  /// Actions of this home refused on replay, whichever window or command replayed them: shown
+  /// until someone types `/dismiss`. Read again with the body.
+  private var refusedOnReplay: [RefusedAction] = []
   /// The body as last rendered, for the size it was rendered at: a keystroke redraws the
   /// command line, not the scope (rendering a big board takes milliseconds). Dropped whenever
   /// the session says anything, a line is entered, the scope or the help changes, and once a
@@ -117,7 +120,7 @@ final class FullScreenWindow {
   private func complete() {
     let line = editor.text
     guard !line.contains(" ") else { return }
-    let (completed, choices) = Completion.complete(line, among: window.words + ["help", "quit", "/open", "/join"])
+    let (completed, choices) = Completion.complete(line, among: window.words + WindowWords.all)
     editor.replace(with: completed)
     if !choices.isEmpty { feedback = Feedback(choices.joined(separator: "  "), isError: false) }
   }
@@ -152,6 +155,13 @@ final class FullScreenWindow {
     case "help", "?", "/help":
       showingHelp = !wasShowingHelp
       helpScroll = ScrollPosition(followsEnd: false)
+    case "/dismiss":
+      do {
+        try session.outbox.dismissRefused(upTo: refusedOnReplay.last?.cseq)
+        feedback = Feedback(refusedOnReplay.isEmpty ? "nothing to dismiss" : "dismissed", isError: false)
+      } catch {
+        feedback = Feedback("\(error)", isError: true)
+      }
     case _ where opening != nil:
       switchTo(opening! + words[1])
     default:
@@ -166,8 +176,8 @@ final class FullScreenWindow {
   private func send(_ text: String) {
     do {
       let action = try ActionText.parse(text, scope: session.scope)
-      let sent = try session.submit(action)
-      typed[sent.cseq] = (text, Date())
+      let sent = try session.submit(action, typed: text)
+      typed[sent.cseq] = (text, action, Date())
       take(sent.events)
     } catch let failure as CommandFailure {
       feedback = Feedback(failure.message, isError: true)
@@ -207,25 +217,35 @@ final class FullScreenWindow {
         let sent = typed.removeValue(forKey: cseq)
         // A success is news only when nothing was said since its line was typed: it must not
         // hide the error of a line typed after it.
-        if let said = feedback?.at, let typedAt = sent?.at, said > typedAt { break }
-        feedback = Feedback("✓ " + (sent?.line ?? "done"), isError: false)
+        if let said = feedback?.at, let typedAt = sent?.at, said > typedAt, feedback?.queued != cseq { break }
+        // In the app's words (`added #7 Fix login to todo`) when it has them, from the state
+        // that now holds the action.
+        let outcome = sent.flatMap { sent in session.confirmed.flatMap { window.outcome(sent.action, $0.state) } }
+        feedback = Feedback("✓ " + (outcome ?? sent?.line ?? "done"), isError: false)
       case let .answered(cseq, .refused(reason)):
         let line = typed.removeValue(forKey: cseq).map { "\($0.line): " } ?? ""
         feedback = Feedback("✗ \(line)\(reason)", isError: true)
-      case let .replayed(action, .refused(reason)):
-        feedback = Feedback("✗ a queued action for \(action.scope) was refused: \(reason)", isError: true)
-      case .replayed:
-        replayed += 1
-        connectionNote = Feedback("back, \(replayed) replayed", isError: false)
+      case let .replayed(action, outcome):
+        // A refusal is shown until dismissed, in every window of the home (``refusedOnReplay``).
+        if case .refused = outcome { replayed.refused += 1 }
+        replayed.sent += 1
+        let refused = replayed.refused > 0 ? " (\(replayed.refused) refused)" : ""
+        connectionNote = Feedback("back, \(replayed.sent) replayed\(refused)", isError: false)
+        // The notice that it was queued is old news.
+        if feedback?.queued == action.cseq { feedback = nil }
       case let .queued(cseq, waiting):
-        feedback = Feedback("queued while offline: \(typed[cseq]?.line ?? "an action") (\(waiting) waiting)", isError: false)
+        // The app's reducer may already see that the daemon will refuse it: say so now.
+        let doubt = session.shown?.refusals[cseq].map { "; it will likely be refused: \($0)" } ?? ""
+        feedback = Feedback(
+          "queued while offline: \(typed[cseq]?.line ?? "an action") (\(waiting) waiting)\(doubt)", isError: !doubt.isEmpty,
+          queued: cseq)
       case let .logDiverged(.replaced(_, now)):
         feedback = Feedback("the daemon's log was replaced (\(now.prefix(8))…): the outbox is kept; see `concord outbox`", isError: true)
       case let .logDiverged(divergence):
         feedback = Feedback("\(divergence); nothing is sent: \(divergence.decision)", isError: true)
       case let .disconnected(reason):
         connectionNote = Feedback(reason, isError: true)
-        replayed = 0
+        replayed = (0, 0)
       case .connected:
         // "back" only after a loss: the first connection is no news.
         connectionNote = connectionNote.map { _ in Feedback("back", isError: false) }
@@ -244,8 +264,9 @@ final class FullScreenWindow {
     let (width, rows) = screen.size
     screen.erase()
     screen.draw(StyledLine("\u{1B}[7m" + TextFit.pad(" \(session.scope)", width) + "\u{1B}[0m"), row: 0)
-    let bodyRows = max(1, rows - 4)
     let body: [String]
+    if rendered == nil { refusedOnReplay = (try? session.outbox.refusedOnReplay()) ?? refusedOnReplay }
+    let bodyRows = max(1, rows - 4 - (refusedOnReplay.isEmpty ? 0 : 1))
     if let rendered, rendered.width == width, rendered.rows == bodyRows {
       body = rendered.lines
     } else {
@@ -261,6 +282,10 @@ final class FullScreenWindow {
     if let more = moreText(position) {
       let text = " " + more + " "
       screen.draw(StyledLine("\u{1B}[7m" + text + "\u{1B}[0m"), row: bodyRows, column: max(0, width - DisplayWidth.of(text)))
+    }
+    if let last = refusedOnReplay.last {
+      let more = refusedOnReplay.count > 1 ? "(\(refusedOnReplay.count) refused) " : ""
+      screen.draw(StyledLine("\u{1B}[31m" + TextFit.cut(" " + more + last.notice, width) + "\u{1B}[0m"), row: rows - 4)
     }
     if let question = unconfirmed?.question {
       let text = TextFit.cut(" \(question)? y and Enter does it; anything else keeps it", width)
@@ -282,8 +307,7 @@ final class FullScreenWindow {
       return ["", " The words of \(session.scope) (Esc or Enter goes back; PgUp/PgDn scroll):", ""]
         + (words + ["help", "q, quit or Ctrl-C: leave"]).map { "   " + $0 }
     }
-    guard let state = session.displayedState else { return ["", "  (no state seen yet: waiting for the daemon)"] }
-    return window.render(state, width)
+    return window.lines(showing: session, width: width) ?? ["", "  (no state seen yet: waiting for the daemon)"]
   }
 
   private func moreText(_ position: ScrollPosition) -> String? {
@@ -319,7 +343,9 @@ final class FullScreenWindow {
     if let note = connectionNote, !session.isConnected || !note.isError, !note.hasFaded { connection += " (\(note.text))" }
     let seq = session.seq.map { "seq \($0)" } ?? "no state yet"
     let user = session.user ?? "?"
-    return " \(connection) · \(seq) · \(user) · \(session.waitingCount) waiting · help · q to quit"
+    let pending = session.shown?.pending.count ?? 0
+    let waiting = (pending > 0 ? "\(RenderContext<Int>.pendingMark) \(pending) pending · " : "") + "\(session.waitingCount) waiting"
+    return " \(connection) · \(seq) · \(user) · \(waiting) · help · q to quit"
   }
 }
 
@@ -329,10 +355,13 @@ struct Feedback {
   let text: String
   let isError: Bool
   let at = Date()
+  /// The queued action it tells of, if it tells that one was queued: its answer replaces it.
+  let queued: Int64?
 
-  init(_ text: String, isError: Bool) {
+  init(_ text: String, isError: Bool, queued: Int64? = nil) {
     self.text = text
     self.isError = isError
+    self.queued = queued
   }
 
   var hasFaded: Bool { Date().timeIntervalSince(at) > (isError ? 30 : 5) }

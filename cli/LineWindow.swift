@@ -20,6 +20,7 @@ struct LineWindow {
     var input: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4_096)
     var unconfirmed: String?
+    var toldRefused: Int64 = 0
     var events = try session.tick()
     Terminal.write("\(session.scope) — type `help` for its words, `q` to leave\n")
     while true {
@@ -27,10 +28,16 @@ struct LineWindow {
         if let line = Self.line(for: event, typed: &typed) { Terminal.write(line + "\n") }
       }
       events = []
-      let lines = session.displayedState.map { window.render($0, 80).map { StyledLine($0).plain } }
+      let lines = window.lines(showing: session, width: 80).map { $0.map { StyledLine($0).plain } }
       if let lines, lines != shown {
         Terminal.write(lines.joined(separator: "\n") + "\n")
         shown = lines
+      }
+      // Refused on replay, by this window or another of the home: said once each, kept until
+      // `/dismiss`.
+      for refused in (try? session.outbox.refusedOnReplay()) ?? [] where refused.cseq > toldRefused {
+        Terminal.write(refused.notice + "\n")
+        toldRefused = refused.cseq
       }
       let ready = waitForInput(socket: session.fileDescriptor, milliseconds: 250)
       if ready.socket { events += try session.socketReadable() }
@@ -53,7 +60,10 @@ struct LineWindow {
           switch text {
           case "": continue
           case "q", "quit", "exit": return
-          case "help", "?": Terminal.write((window.help + ["help", "q: leave"]).joined(separator: "\n") + "\n")
+          case "help", "?": Terminal.write((window.help + ["help", "/dismiss: put away refused actions", "q: leave"]).joined(separator: "\n") + "\n")
+          case "/dismiss":
+            try session.outbox.dismissRefused(upTo: toldRefused)
+            Terminal.write("dismissed\n")
           default:
             if let question = window.confirmation(text) {
               unconfirmed = text
@@ -69,7 +79,7 @@ struct LineWindow {
 
     func send(_ text: String) throws {
       do {
-        let sent = try session.submit(try ActionText.parse(text, scope: session.scope))
+        let sent = try session.submit(try ActionText.parse(text, scope: session.scope), typed: text)
         typed[sent.cseq] = text
         events += sent.events
       } catch let failure as CommandFailure {
@@ -83,6 +93,7 @@ struct LineWindow {
     switch event {
     case let .answered(cseq, .applied): "ok: " + (typed.removeValue(forKey: cseq) ?? "done")
     case let .answered(cseq, .refused(reason)): "refused: " + (typed.removeValue(forKey: cseq).map { "\($0): " } ?? "") + reason
+    case .replayed(_, .refused): nil  // told as a refusal on replay, until dismissed
     case let .replayed(action, outcome): "sent queued action for \(action.scope): \(outcome)"
     case let .queued(_, waiting): "offline: queued (\(waiting) waiting)"
     case let .disconnected(reason): "disconnected: \(reason)"

@@ -34,7 +34,7 @@ struct SendCommand: ParsableCommand {
   func run() throws {
     let json = try ActionText.parse(action, scope: scope)
     let outbox = try Outbox.open(home: options.layout)
-    let queued = try outbox.enqueue(scope: scope, action: json)
+    let queued = try outbox.enqueue(scope: scope, action: json, typed: action.hasPrefix("{") ? nil : action)
     let connection: ClientConnection
     do {
       connection = try ClientConnection(socket: options.layout.socket, presence: false)

@@ -48,7 +48,7 @@ enum WindowBenchmarks {
     let clock = ContinuousClock()
     for state in states {
       var lines: [String] = []
-      let rendering = clock.measure { lines = window.render(state, columns) }
+      let rendering = clock.measure { lines = window.render(state, RenderContext(width: columns)) }
       let drawing = clock.measure {
         screen.erase()
         for (row, line) in lines.prefix(rows - 4).enumerated() { screen.draw(StyledLine(line), row: 1 + row) }

@@ -5,20 +5,26 @@ extension SampleApp {
   /// How `concord attach` shows the sample app's scopes and reads what people type.
   public static var client: ClientApp {
     ClientApp(
-      name: "Sample",
+      hosting: hosted,
       scopes: [
         .scope(
-          "counter", reducer: counterReducer, environment: (),
-          render: { count, _ in ["", "  Count: \u{1B}[1m\(count)\u{1B}[0m"] },
+          "counter",
+          render: { (count: Int, context: RenderContext<Int>) -> [String] in
+            let pending: String = context.confirmed == nil ? "" : " " + RenderContext<Int>.pendingMark + " pending"
+            return ["", "  Count: \u{1B}[1m\(count)\u{1B}[0m" + pending]
+          },
           commands: [
-            WindowCommand("inc", help: "add one", example: "inc") { _ in .increment },
+            WindowCommand<CounterAction>("inc", help: "add one", example: "inc") { _ in .increment },
             WindowCommand("dec", help: "take one away (not below zero)", example: "dec") { _ in .decrement },
             WindowCommand("add", usage: "add N", help: "add N", example: "add 5") { words in .add(amount: try words.integer(0, "N")) },
           ]),
         .scope(
-          "notes", environment: (),
-          render: { (notes: [Note], width: Int) -> [String] in
-            notes.isEmpty ? ["", "  (no notes yet: add one with `add TEXT`)"] : notes.map { line(for: $0, width: width) }
+          "notes",
+          render: { (notes: [Note], context) -> [String] in
+            let pending = context.pending(notes, in: { $0 })
+            return notes.isEmpty
+              ? ["", "  (no notes yet: add one with `add TEXT`)"]
+              : notes.map { line(for: $0, width: context.width, pending: pending.contains($0.id)) }
           },
           commands: [
             WindowCommand<NotesAction>("add", usage: "add TEXT", help: "add a note", example: "add buy milk") { words in
@@ -29,10 +35,10 @@ extension SampleApp {
             },
           ]),
         .scope(
-          "note", reducer: noteReducer, environment: (),
-          render: { note, width in ["", line(for: note, width: width)] },
+          "note",
+          render: { note, context in ["", line(for: note, width: context.width, pending: context.confirmed != nil)] },
           commands: [
-            WindowCommand("edit", usage: "edit TEXT", help: "change the text", example: "edit buy oat milk") { words in
+            WindowCommand<NoteAction>("edit", usage: "edit TEXT", help: "change the text", example: "edit buy oat milk") { words in
               .edit(text: try words.rest(from: 0, "the new text"))
             },
             WindowCommand("toggle", help: "mark done, or not done", example: "toggle") { _ in .toggle },
@@ -41,7 +47,8 @@ extension SampleApp {
       ])
   }
 
-  static func line(for note: Note, width: Int) -> String {
-    TextFit.cut("  \(note.done ? "[x]" : "[ ]") \(note.id). \(note.text)", width)
+  /// One note; a pending one is marked ◌.
+  static func line(for note: Note, width: Int, pending: Bool = false) -> String {
+    TextFit.cut("\(pending ? RenderContext<Note>.pendingMark : " ") \(note.done ? "[x]" : "[ ]") \(note.id). \(note.text)", width)
   }
 }

@@ -55,8 +55,7 @@ public enum SampleApp {
     case toggle
   }
 
-  /// The counter's own reducer: the daemon runs it through the app's, a window runs it alone to
-  /// show an action before the daemon has it.
+  /// The counter's own reducer, which the app's runs.
   public static let counterReducer = Reducer<Int, CounterAction, Void> { count, action, _ in
     switch action {
     case .increment:
@@ -129,10 +128,11 @@ public enum SampleApp {
     HostedApp(
       name: "Sample", version: version, initialState: State(), reducer: reducer, environment: (),
       scopes: [
-        .scope("counter", state: { $0.counter }, action: Action.counter),
-        .scope("notes", state: { $0.notes }, action: Action.notes),
+        .scope("counter", state: \.counter, action: Action.counter),
+        .scope("notes", state: \.notes, action: Action.notes),
         .scope(
           "note", parameter: { Int($0) }, placeholder: "ID", state: { state, id in state.notes.first { $0.id == id } },
+          lift: { state, _, note in state.notes = [note] },
           action: { id, action in Action.note(id: id, action) }),
         .readOnly("presence") { $0.presence },
       ],

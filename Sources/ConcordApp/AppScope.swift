@@ -25,16 +25,21 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
   package let project: @Sendable (State, String?) -> ProjectedState?
   /// The app action for a child action sent as JSON; throws when it is not one.
   package let embed: @Sendable (String?, JSONValue, ActionOrigin) throws -> Action
+  /// Puts a child state (as JSON) back into an app state, for a window to run the app's own
+  /// reducer on what it shows (``HostedApp/predict(_:shown:pending:)``); nil when the scope
+  /// gives no way. Throws when the JSON is not the scope's state.
+  package let lift: (@Sendable (inout State, String?, JSONValue) throws -> Void)?
   /// Whether the child state's JSON is small by its type (``ProjectedState/isSmall(_:)``): the
   /// line limit need not measure it.
   package let isSmallByType: Bool
 
   /// A scope with one child state.
-  public static func scope<Child: Encodable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
+  public static func scope<Child: Codable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
     _ name: String, state: @escaping @Sendable (State) -> Child,
+    lift: (@Sendable (inout State, Child) -> Void)? = nil,
     action: @escaping @Sendable (ChildAction) -> Action
   ) -> AppScope {
-    scope(name, state: state, action: { (_: ActionOrigin, child: ChildAction) in action(child) })
+    scope(name, state: state, lift: lift, action: { (_: ActionOrigin, child: ChildAction) in action(child) })
   }
 
   /// A scope windows can watch but not act through, such as who is connected.
@@ -44,7 +49,7 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
     AppScope(
       name: name, isParameterized: false, placeholder: nil,
       project: { appState, _ in ProjectedState(state(appState)) },
-      embed: { _, _, _ in throw ScopeError.readOnly(name) }, isSmallByType: ProjectedState.isSmall(Child.self))
+      embed: { _, _, _ in throw ScopeError.readOnly(name) }, lift: nil, isSmallByType: ProjectedState.isSmall(Child.self))
   }
 
   /// A scope with one child state, whose actions carry who sent them and when: what an app
@@ -56,35 +61,59 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
   ///   .board(Authored(user: origin.user, at: origin.at, action))
   /// })
   /// ```
-  public static func scope<Child: Encodable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
+  ///
+  /// - Parameter lift: puts a child state back into an app state, so that a window can show an
+  ///   action the moment it is typed, by the app's own reducer: the window lifts the state it
+  ///   shows into the app's initial state, reduces the pending actions, and projects the scope
+  ///   again. Projecting what it lifts must give the child state back. Without it, a window
+  ///   shows pending actions only as a count.
+  public static func scope<Child: Codable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
     _ name: String, state: @escaping @Sendable (State) -> Child,
+    lift: (@Sendable (inout State, Child) -> Void)? = nil,
     action: @escaping @Sendable (ActionOrigin, ChildAction) -> Action
   ) -> AppScope {
     AppScope(
       name: name, isParameterized: false, placeholder: nil,
       project: { appState, _ in ProjectedState(state(appState)) },
       embed: { _, json, origin in action(origin, try json.decode(ChildAction.self)) },
+      lift: lift.map(liftingJSON),
       isSmallByType: ProjectedState.isSmall(Child.self))
+  }
+
+  /// A scope that is a part of the app's state: a window lifts it back by the same path.
+  ///
+  /// ```swift
+  /// .scope("counter", state: \.counter, action: AppAction.counter)
+  /// ```
+  public static func scope<Child: Codable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
+    _ name: String, state path: WritableKeyPath<State, Child> & Sendable,
+    action: @escaping @Sendable (ChildAction) -> Action
+  ) -> AppScope {
+    scope(
+      name, state: { $0[keyPath: path] }, lift: { $0[keyPath: path] = $1 },
+      action: { (_: ActionOrigin, child: ChildAction) in action(child) })
   }
 
   /// A scope with one child state per parameter, such as one element of a collection.
   ///
   /// - Parameter placeholder: what stands for the parameter when people are shown how to name
   ///   the scope (`card:ID`).
-  public static func scope<ID: Sendable, Child: Encodable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
+  public static func scope<ID: Sendable, Child: Codable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
     _ name: String, parameter: @escaping @Sendable (String) -> ID?, placeholder: String = "PARAMETER",
     state: @escaping @Sendable (State, ID) -> Child?,
+    lift: (@Sendable (inout State, ID, Child) -> Void)? = nil,
     action: @escaping @Sendable (ID, ChildAction) -> Action
   ) -> AppScope {
     scope(
-      name, parameter: parameter, placeholder: placeholder, state: state,
+      name, parameter: parameter, placeholder: placeholder, state: state, lift: lift,
       action: { (id: ID, _: ActionOrigin, child: ChildAction) in action(id, child) })
   }
 
   /// A parameterized scope whose actions carry who sent them and when.
-  public static func scope<ID: Sendable, Child: Encodable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
+  public static func scope<ID: Sendable, Child: Codable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
     _ name: String, parameter: @escaping @Sendable (String) -> ID?, placeholder: String = "PARAMETER",
     state: @escaping @Sendable (State, ID) -> Child?,
+    lift: (@Sendable (inout State, ID, Child) -> Void)? = nil,
     action: @escaping @Sendable (ID, ActionOrigin, ChildAction) -> Action
   ) -> AppScope {
     AppScope(
@@ -97,7 +126,24 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
         guard let text, let id = parameter(text) else { throw ScopeError.badParameter }
         return action(id, origin, try json.decode(ChildAction.self))
       },
+      lift: lift.map { liftingJSON($0, parameter: parameter) },
       isSmallByType: ProjectedState.isSmall(Child.self))
+  }
+
+  /// A lift of the child state's JSON, from a lift of the typed child state.
+  private static func liftingJSON<Child: Decodable>(
+    _ lift: @escaping @Sendable (inout State, Child) -> Void
+  ) -> @Sendable (inout State, String?, JSONValue) throws -> Void {
+    { state, _, json in lift(&state, try json.decode(Child.self)) }
+  }
+
+  private static func liftingJSON<ID, Child: Decodable>(
+    _ lift: @escaping @Sendable (inout State, ID, Child) -> Void, parameter: @escaping @Sendable (String) -> ID?
+  ) -> @Sendable (inout State, String?, JSONValue) throws -> Void {
+    { state, text, json in
+      guard let text, let id = parameter(text) else { throw ScopeError.badParameter }
+      lift(&state, id, try json.decode(Child.self))
+    }
   }
 
   enum ScopeError: Error, CustomStringConvertible {

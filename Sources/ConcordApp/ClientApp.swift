@@ -1,11 +1,31 @@
-/// The scopes of the app, as windows know them.
+import ConcordWire
+
+/// The scopes of the app, as windows know them, and how a window shows an action before the
+/// daemon has answered it.
+///
+/// ```swift
+/// ClientApp(hosting: Counter.hosted, scopes: [.scope("counter", render: …, commands: …)])
+/// ```
 public struct ClientApp: Sendable {
   public let name: String
   public let scopes: [WindowScope]
+  /// The state of a scope (`board`, `card:42`) after actions still pending, by the app's own
+  /// reducer (``HostedApp/predict(_:shown:pending:)``); nil when the app cannot tell.
+  public let predict: @Sendable (_ scope: String, _ shown: JSONValue, _ pending: [PendingAction]) -> Prediction?
 
+  /// An app whose windows show pending actions only as a count: nothing runs its reducer.
   public init(name: String, scopes: [WindowScope]) {
     self.name = name
     self.scopes = scopes
+    predict = { _, _, _ in nil }
+  }
+
+  /// The windows of `app`: an action shows the moment it is typed, computed by the same
+  /// reducer the daemon runs, on the scopes that can be lifted back into the app's state.
+  public init<State: Codable & Sendable, Action: Codable & Sendable>(hosting app: HostedApp<State, Action>, scopes: [WindowScope]) {
+    name = app.name
+    self.scopes = scopes
+    predict = { scope, shown, pending in app.predict(ScopeKey(scope), shown: shown, pending: pending) }
   }
 
   /// The scope named `name` (without its parameter), or nil.

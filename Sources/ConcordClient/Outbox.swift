@@ -57,6 +57,7 @@ public final class Outbox: Sendable {
           CREATE TABLE IF NOT EXISTS seen (tag TEXT PRIMARY KEY, sealed BLOB NOT NULL);
           CREATE TABLE IF NOT EXISTS witness (id INTEGER PRIMARY KEY CHECK (id = 1), sealed BLOB NOT NULL);
           CREATE TABLE IF NOT EXISTS history (tag TEXT PRIMARY KEY, sealed BLOB NOT NULL);
+          CREATE TABLE IF NOT EXISTS refused (cseq INTEGER PRIMARY KEY, sealed BLOB NOT NULL);
           """)
       }
       let clientID = try immediate(database) { db in
@@ -95,12 +96,15 @@ public final class Outbox: Sendable {
 
   /// Queues an action with the next `cseq`; durable when this returns. Its texts are kept in NFC,
   /// as the daemon will take them, so a window shows it offline as it will be logged.
+  ///
+  /// - Parameter typed: the words a person typed for it (`move 2 done`), to name it by them if
+  ///   it is refused on replay.
   @discardableResult
-  public func enqueue(scope: String, action: JSONValue) throws(ClientError) -> QueuedAction {
+  public func enqueue(scope: String, action: JSONValue, typed: String? = nil) throws(ClientError) -> QueuedAction {
     try access { db in
       let last = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_cseq'") ?? 0
       let cseq = last + 1
-      let queued = QueuedAction(cseq: cseq, scope: scope.nfc, action: action.nfc, queuedAt: Date())
+      let queued = QueuedAction(cseq: cseq, scope: scope.nfc, action: action.nfc, queuedAt: Date(), typed: typed)
       try db.execute(
         sql: "INSERT OR REPLACE INTO meta (key, value) VALUES ('last_cseq', ?)", arguments: [String(cseq)])
       try db.execute(
@@ -115,13 +119,10 @@ public final class Outbox: Sendable {
     try reading { db in
       try Row.fetchAll(db, sql: "SELECT cseq, queued_at, sealed FROM pending ORDER BY cseq").map { row in
         let cseq: Int64 = row["cseq"]
-        let sealed: Data = row["sealed"]
-        guard let opened = sealer.open([UInt8](sealed), associatedData: Self.place(cseq)),
-          case let .object(fields)? = try? JSONParser.parse(opened),
-          case let .string(scope)? = fields["scope"], let action = fields["action"]
+        guard let fields = openObject(row["sealed"], place: Self.place(cseq)),
+          let queued = QueuedAction(cseq: cseq, queuedAt: Date(timeIntervalSince1970: row["queued_at"]), fields: fields)
         else { throw ClientError.local("queued action \(cseq) does not open with this key") }
-        return QueuedAction(
-          cseq: cseq, scope: scope, action: action, queuedAt: Date(timeIntervalSince1970: row["queued_at"]))
+        return queued
       }
     }
   }
@@ -132,12 +133,20 @@ public final class Outbox: Sendable {
 
   /// The daemon answered the action: it leaves the outbox, and the entry it answered with, if
   /// any, is witnessed.
-  public func remove(cseq: Int64, answeredAt entry: LogPosition? = nil) throws(ClientError) {
+  ///
+  /// - Parameter refusal: the action and the daemon's reason, for an action it refused on
+  ///   replay: kept for every window of the home to show (``refusedOnReplay()``) until a person
+  ///   dismisses it.
+  public func remove(
+    cseq: Int64, answeredAt entry: LogPosition? = nil, refusedOnReplay refusal: (action: QueuedAction, reason: String)? = nil
+  ) throws(ClientError) {
+    let refused = refusal.map { sealRefused($0.action, $0.reason) }
     // Not synced: a removal a power cut takes back only sends the action again, which the
     // daemon answers from its log without applying it twice. Enqueueing is what must last.
     try access(synced: false) { db in
       try db.execute(sql: "DELETE FROM pending WHERE cseq = ?", arguments: [cseq])
       if let entry { try witness(entry, in: db) }
+      if let refused { try keepRefused(cseq: cseq, sealed: refused, in: db) }
     }
   }
 
@@ -189,8 +198,15 @@ public final class Outbox: Sendable {
   // MARK: -
 
   private func seal(_ queued: QueuedAction) -> [UInt8] {
-    let object: JSONValue = ["scope": .string(queued.scope), "action": queued.action]
-    return sealer.seal(Array(object.jsonText.utf8), associatedData: Self.place(queued.cseq))
+    sealer.seal(Array(JSONValue.object(queued.fields).jsonText.utf8), associatedData: Self.place(queued.cseq))
+  }
+
+  /// The JSON object sealed in `sealed` at `place`; nil when it does not open with this key.
+  func openObject(_ sealed: Data, place: [UInt8]) -> [String: JSONValue]? {
+    guard let opened = sealer.open([UInt8](sealed), associatedData: place),
+      case let .object(fields)? = try? JSONParser.parse(opened)
+    else { return nil }
+    return fields
   }
 
   /// Runs `work` in an IMMEDIATE transaction whose commit is synced to disk, or not. Each call
@@ -242,6 +258,30 @@ public struct QueuedAction: Sendable, Equatable {
   public var scope: String
   public var action: JSONValue
   public var queuedAt: Date
+  /// The words a person typed for it, when it was typed as words.
+  public var typed: String?
+
+  public init(cseq: Int64, scope: String, action: JSONValue, queuedAt: Date, typed: String? = nil) {
+    self.cseq = cseq
+    self.scope = scope
+    self.action = action
+    self.queuedAt = queuedAt
+    self.typed = typed
+  }
+
+  /// What the outbox seals of it: the scope, the action and the words typed.
+  var fields: [String: JSONValue] {
+    var fields: [String: JSONValue] = ["scope": .string(scope), "action": action]
+    if let typed { fields["typed"] = .string(typed) }
+    return fields
+  }
+
+  init?(cseq: Int64, queuedAt: Date, fields: [String: JSONValue]) {
+    guard case let .string(scope)? = fields["scope"], let action = fields["action"] else { return nil }
+    var typed: String?
+    if case let .string(text)? = fields["typed"] { typed = text }
+    self.init(cseq: cseq, scope: scope, action: action, queuedAt: queuedAt, typed: typed)
+  }
 }
 
 /// A scope's state as a window last saw it, and where.

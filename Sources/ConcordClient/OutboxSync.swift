@@ -70,7 +70,10 @@ public enum OutboxSync {
     }
     for action in queued {
       let (outcome, entry) = try send(action, outbox: outbox, over: connection, attached: &attached, other: other)
-      try outbox.remove(cseq: action.cseq, answeredAt: entry.map { LogPosition(logID: daemon.logID, seq: $0) })
+      var refusal: (QueuedAction, String)?
+      if case let .refused(reason) = outcome { refusal = (action, reason) }
+      try outbox.remove(
+        cseq: action.cseq, answeredAt: entry.map { LogPosition(logID: daemon.logID, seq: $0) }, refusedOnReplay: refusal)
       report.results.append((action, outcome))
       onResult(action, outcome)
     }

@@ -5,14 +5,15 @@ import Foundation
 
 /// A window's side of one scope, online and offline: the connection (re-established with
 /// backoff), the outbox replayed on every reconnect, and the state shown — the daemon's, with
-/// the actions still waiting applied on top by the scope's own reducer.
+/// the actions still pending applied on top by the app's own reducer (``ClientApp/predict``),
+/// computed again on every update of the daemon's (a rebase, as Replicache does).
 ///
 /// It does no I/O of its own beyond the socket: the caller waits on ``fileDescriptor`` (and the
 /// keyboard) and calls ``socketReadable()``, ``tick()`` and ``submit(_:)``; each returns what
 /// happened, for the caller to show.
 ///
 /// ```swift
-/// let session = try WindowSession(home: .resolve(), scope: "counter", window: app.scope(named: "counter"))
+/// let session = try WindowSession(home: .resolve(), scope: "counter", app: SampleApp.client)
 /// var events = try session.tick()                  // connects, replays, attaches
 /// events += try session.submit(["increment": [:]]).events
 /// ```
@@ -41,7 +42,7 @@ public final class WindowSession {
   public let scope: String
   public let outbox: Outbox
   private let home: ConcordHome
-  private let window: WindowScope?
+  private let app: ClientApp?
   private let resumes: Bool
   private var connection: ClientConnection?
   private var attached: Set<String> = []
@@ -64,12 +65,13 @@ public final class WindowSession {
 
   /// - Parameter resumes: attach with the state last seen (`since`), so the daemon answers with
   ///   the changes since then; false to be sent the whole state first, as a script wants.
-  public init(home: ConcordHome, scope: String, window: WindowScope?, resumes: Bool = true) throws(ClientError) {
+  ///   - app: predicts the state after the actions still pending; nil shows the daemon's alone.
+  public init(home: ConcordHome, scope: String, app: ClientApp?, resumes: Bool = true) throws(ClientError) {
     self.home = home
     self.resumes = resumes
     // The daemon's spelling of the name (NFC): its answers name the scope so.
     self.scope = scope.nfc
-    self.window = window
+    self.app = app
     outbox = try Outbox.open(home: home)
     confirmed = try outbox.lastSeen(scope)
   }
@@ -79,18 +81,26 @@ public final class WindowSession {
   /// True while an action this window sent waits for the daemon's answer.
   public var hasUnanswered: Bool { !unanswered.isEmpty }
 
-  /// The state to show: the daemon's, with the actions still waiting applied on top when the
-  /// scope has a local reducer — online, the ones this window sent and awaits; offline, every
-  /// action queued for the scope (other commands' too: they will be sent with the queue).
-  public var displayedState: JSONValue? {
-    guard var state = confirmed?.state else { return nil }
-    guard let apply = window?.applyLocally else { return state }
-    for action in (try? outbox.queued()) ?? [] where action.scope == scope {
-      guard !isConnected || unanswered.contains(action.cseq) else { continue }
-      state = apply(state, action.action) ?? state
+  /// The state to show (``Shown``): the daemon's, with the actions still pending on top —
+  /// online, the ones this window sent and awaits; offline, every action queued for the scope
+  /// (other windows' and commands' too: they will be sent with the queue).
+  public var shown: Shown? {
+    guard let confirmed = confirmed?.state else { return nil }
+    let queued = ((try? outbox.queued()) ?? []).filter { $0.scope == scope && (!isConnected || unanswered.contains($0.cseq)) }
+    guard !queued.isEmpty else { return Shown(state: confirmed, confirmed: confirmed) }
+    // As the daemon will sign them: this account, at about the time they were typed.
+    let user = self.user ?? Account.current.nfc
+    let pending = queued.map { PendingAction(action: $0.action, origin: ActionOrigin(user: user, window: "", at: JSONDate.rounded($0.queuedAt))) }
+    guard let prediction = app?.predict(scope, confirmed, pending) else {
+      return Shown(state: confirmed, confirmed: confirmed, pending: queued)
     }
-    return state
+    var refusals: [Int64: String] = [:]
+    for (index, reason) in prediction.refusals { refusals[queued[index].cseq] = reason }
+    return Shown(state: prediction.state, confirmed: confirmed, pending: queued, refusals: refusals)
   }
+
+  /// The state shown, as ``shown`` computes it.
+  public var displayedState: JSONValue? { shown?.state }
 
   public var waitingCount: Int { (try? outbox.count()) ?? 0 }
 
@@ -129,8 +139,10 @@ public final class WindowSession {
 
   /// Sends an action (through the outbox): applied optimistically at once, answered later
   /// with an ``Event/answered(cseq:_:)`` for the cseq returned.
-  public func submit(_ action: JSONValue) throws(ClientError) -> (cseq: Int64, events: [Event]) {
-    let queued = try outbox.enqueue(scope: scope, action: action)
+  ///
+  /// - Parameter typed: the words a person typed for it, kept with it in the outbox.
+  public func submit(_ action: JSONValue, typed: String? = nil) throws(ClientError) -> (cseq: Int64, events: [Event]) {
+    let queued = try outbox.enqueue(scope: scope, action: action, typed: typed)
     unanswered.insert(queued.cseq)
     guard let connection else { return (queued.cseq, [.stateChanged, .queued(cseq: queued.cseq, waiting: waitingCount)]) }
     do {
@@ -283,5 +295,26 @@ public final class WindowSession {
     backoff = min(backoff * 2, 5)
     let reason = (error as? ClientError)?.description ?? "\(error)"
     return wasConnected ? [.disconnected(reason: reason), .stateChanged] : []
+  }
+}
+
+/// What a window shows of its scope: the daemon's state, and the actions still pending on top.
+public struct Shown: Sendable, Equatable {
+  /// The state after the pending actions, as the app's reducer predicts it; the daemon's when
+  /// nothing is pending or the app cannot predict.
+  public var state: JSONValue
+  /// The daemon's state, as last seen.
+  public var confirmed: JSONValue
+  /// The actions not answered yet, oldest first.
+  public var pending: [QueuedAction]
+  /// Why the app's reducer refused pending actions on the state shown, by cseq: the daemon,
+  /// which decides, will likely refuse them too.
+  public var refusals: [Int64: String]
+
+  public init(state: JSONValue, confirmed: JSONValue, pending: [QueuedAction] = [], refusals: [Int64: String] = [:]) {
+    self.state = state
+    self.confirmed = confirmed
+    self.pending = pending
+    self.refusals = refusals
   }
 }

@@ -1,3 +1,5 @@
+import ConcordLog
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,19 +19,9 @@ public struct PeerCredentials: Sendable, Equatable {
   }
 
   /// The account name of `uid`, or `uid N` when it has none.
-  public var userName: String {
-    accountName ?? "uid \(uid)"
-  }
+  public var userName: String { Account.user(of: uid) }
 
-  /// The name `uid` has in the password database, if any.
-  private var accountName: String? {
-    var record = passwd()
-    var result: UnsafeMutablePointer<passwd>?
-    var buffer = [CChar](repeating: 0, count: 4096)
-    guard getpwuid_r(uid, &record, &buffer, buffer.count, &result) == 0, result != nil, let name = record.pw_name
-    else { return nil }
-    return String(cString: name)
-  }
+  private var accountName: String? { Account.name(of: uid) }
 
   /// Whether the account belongs to the group `gid` (as its primary or a supplementary group).
   func isMember(ofGroup group: UInt32) -> Bool {

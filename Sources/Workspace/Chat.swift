@@ -66,7 +66,7 @@ public struct Message: Codable, Equatable, Sendable, Identifiable {
   /// word of every message.
   static let punctuation: Set<Unicode.Scalar> = [".", ",", ";", ":", "!", "?", "(", ")", "\"", "'"]
 
-  static func trimmingPunctuation(_ word: Substring) -> String {
+  public static func trimmingPunctuation(_ word: Substring) -> String {
     let scalars = word.unicodeScalars
     guard let first = scalars.firstIndex(where: { !punctuation.contains($0) }) else { return "" }
     let last = scalars.lastIndex(where: { !punctuation.contains($0) })!

@@ -1,7 +1,9 @@
 import Foundation
 
 // What each of Workspace's scopes shows a window: a projection of the state, made by the
-// daemon for every change and sent as a diff.
+// daemon for every change and sent as a diff. Each holds what a window needs to lift it back
+// into a state for the app's reducer (`ScopeLifts.swift`), so that an action shows the moment
+// it is typed.
 
 /// The `board` scope: every column with its cards, the people, and the reminders raised.
 public struct BoardView: Codable, Equatable, Sendable {
@@ -11,10 +13,13 @@ public struct BoardView: Codable, Equatable, Sendable {
   public var archived: Int
   /// Who may undo the board's last change.
   public var lastEditor: String?
+  /// The number the next card added will have.
+  public var nextCard: Int
 
   public init(_ state: Workspace.State) {
     let board = state.board.present
     columns = board.columns.map { ColumnView($0, on: board) }
+    nextCard = board.nextCardID
     people = board.people
     reminders = state.reminders.raised
     archived = board.cards.filter(\.archived).count
@@ -23,15 +28,23 @@ public struct BoardView: Codable, Equatable, Sendable {
 }
 
 /// The `column:NAME` scope, and one column of the board.
-public struct ColumnView: Codable, Equatable, Sendable {
+public struct ColumnView: Codable, Equatable, Sendable, Identifiable {
+  /// Stable across renames.
+  public var id: Int
   public var name: String
   public var limit: Int?
   /// Top first.
   public var cards: [Card]
   /// True for the last column: its cards are done.
   public var isLast: Bool
+  /// The number the next card added will have: in the `column:NAME` scope only (the board
+  /// says it once for all its columns).
+  public var nextCard: Int?
 
-  public init(_ column: Column, on board: Board) {
+  /// - Parameter alone: true for the `column:NAME` scope, false for a column of the board's.
+  public init(_ column: Column, on board: Board, alone: Bool = false) {
+    id = column.id
+    nextCard = alone ? board.nextCardID : nil
     name = column.name
     limit = column.limit
     cards = column.cards.compactMap { board.cards[id: $0] }
@@ -46,10 +59,16 @@ public struct CardView: Codable, Equatable, Sendable {
   public var done: Bool
   /// True when its reminder was raised and the card is not done yet.
   public var overdue: Bool
+  /// The board's columns by name, left to right: where the card can move.
+  public var columns: [String]
+  /// Who can be assigned the card.
+  public var people: [String]
 
   public init(_ card: Card, in state: Workspace.State) {
     let board = state.board.present
     self.card = card
+    columns = board.columns.map(\.name)
+    people = board.people
     column = board.columnName(of: card)
     done = board.isDone(card)
     overdue = state.reminders.raised.contains { $0.card == card.id }

@@ -12,24 +12,29 @@ extension Workspace {
       name: name, version: version, initialState: State(), reducer: reducer, environment: environment,
       admission: admission,
       scopes: [
-        .scope("board", state: { BoardView($0) }) { origin, action in
+        .scope("board", state: { BoardView($0) }, lift: { $1.lift(into: &$0) }) { origin, action in
           .board(Authored(origin, action))
         },
         .scope(
           "column", parameter: { $0 }, placeholder: "NAME",
-          state: { state, name in state.board.present.column(named: name).map { ColumnView($0, on: state.board.present) } }
+          state: { state, name in
+            state.board.present.column(named: name).map { ColumnView($0, on: state.board.present, alone: true) }
+          },
+          lift: { $2.lift(into: &$0) }
         ) { (name: String, origin, action: ColumnAction) in
           .board(Authored(origin, action.boardAction(column: name)))
         },
         .scope(
           "card", parameter: Card.number, placeholder: "ID",
-          state: { state, id in state.board.present.cards[id: id].map { CardView($0, in: state) } }
+          state: { state, id in state.board.present.cards[id: id].map { CardView($0, in: state) } },
+          lift: { $2.lift(into: &$0) }
         ) { (id: Int, origin, action: CardAction) in
           .board(Authored(origin, action.boardAction(card: id)))
         },
         .scope(
           "chat", parameter: { $0 }, placeholder: "NAME",
-          state: { state, name in state.chat.channels[id: name].map { ChannelView($0, in: state) } }
+          state: { state, name in state.chat.channels[id: name].map { ChannelView($0, in: state) } },
+          lift: { $2.lift(into: &$0) }
         ) { (name: String, origin, action: ChannelAction) in
           .chat(Authored(origin, action.chatAction(channel: name)))
         },

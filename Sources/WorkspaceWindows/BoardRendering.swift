@@ -7,7 +7,8 @@ import Foundation
 enum BoardRendering {
   static let gap = " │ "
 
-  static func lines(_ board: BoardView, width: Int, palette: Palette, now: Date = Date()) -> [String] {
+  static func lines(_ board: BoardView, _ context: RenderContext<BoardView>, palette: Palette, now: Date = Date()) -> [String] {
+    let width = context.width
     var lines: [String] = []
     for reminder in board.reminders {
       let title = board.columns.lazy.flatMap(\.cards).first { $0.id == reminder.card }?.title ?? ""
@@ -19,7 +20,12 @@ enum BoardRendering {
 
     let count = board.columns.count
     let columnWidth = max(10, (width - 1 - gap.count * (count - 1)) / count)
-    let rendered = board.columns.map { column(of: $0, width: columnWidth, palette: palette, now: now) }
+    let pendingCards = context.pending(board.columns.flatMap(\.cards), in: { $0.columns.flatMap(\.cards) })
+    let daemonColumns = context.confirmed.map { Dictionary($0.columns.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+    let rendered = board.columns.map { view in
+      let header = daemonColumns.map { $0[view.id].map { $0.name != view.name || $0.limit != view.limit } ?? true } ?? false
+      return column(of: view, width: columnWidth, palette: palette, now: now, pending: pendingCards, headerPending: header)
+    }
     let height = rendered.map(\.count).max() ?? 0
     for row in 0..<height {
       let cells = rendered.map { cells in row < cells.count ? cells[row] : Cell(text: "", styled: "") }
@@ -40,18 +46,27 @@ enum BoardRendering {
     let styled: String
   }
 
-  static func column(of column: ColumnView, width: Int, palette: Palette, now: Date) -> [Cell] {
+  /// - Parameters:
+  ///   - pending: the cards changed by actions the daemon has not answered: dimmed, marked ◌.
+  ///   - headerPending: true when the column's name or limit is pending.
+  static func column(
+    of column: ColumnView, width: Int, palette: Palette, now: Date, pending: Set<Int> = [], headerPending: Bool = false
+  ) -> [Cell] {
     let load = column.limit.map { "\(column.cards.count)/\($0)" } ?? "\(column.cards.count)"
-    let header = TextFit.cut("\(column.name) (\(load))", width)
+    let mark = RenderContext<ColumnView>.pendingMark + " "
+    let header = TextFit.cut((headerPending ? mark : "") + "\(column.name) (\(load))", width)
     let full = column.limit.map { column.cards.count >= $0 } ?? false
-    let headerStyled = full ? palette.red(palette.bold(header)) : column.isLast ? palette.green(palette.bold(header)) : palette.bold(header)
+    let headerStyled =
+      headerPending ? palette.dim(header)
+      : full ? palette.red(palette.bold(header)) : column.isLast ? palette.green(palette.bold(header)) : palette.bold(header)
     var cells = [Cell(text: header, styled: headerStyled), Cell(text: String(repeating: "─", count: width), styled: palette.dim(String(repeating: "─", count: width)))]
     if column.cards.isEmpty { cells.append(Cell(text: "(empty)", styled: palette.dim("(empty)"))) }
     for card in column.cards {
-      let number = "#\(card.id)"
+      let isPending = pending.contains(card.id)
+      let number = (isPending ? mark : "") + "#\(card.id)"
       let title = TextFit.cut("\(number) \(card.title)", width)
       let titleStyled = palette.cyan(String(title.prefix(number.count))) + String(title.dropFirst(number.count))
-      cells.append(Cell(text: title, styled: column.isLast ? palette.dim(title) : titleStyled))
+      cells.append(Cell(text: title, styled: column.isLast || isPending ? palette.dim(title) : titleStyled))
       let details = CardRendering.summary(card, now: now)
       if !details.isEmpty {
         let text = TextFit.cut("  " + details, width)

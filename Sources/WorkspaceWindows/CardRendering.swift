@@ -4,6 +4,20 @@ import Foundation
 
 /// One card in full, as the `card:ID` window shows it.
 enum CardRendering {
+  /// The card, with each line an action still pending changed dimmed and marked ◌ (in the
+  /// space that starts it).
+  static func lines(_ view: CardView, _ context: RenderContext<CardView>, palette: Palette, now: Date = Date()) -> [String] {
+    let lines = lines(view, width: context.width, palette: palette, now: now)
+    guard let confirmed = context.confirmed else { return lines }
+    let plain = Self.lines(view, width: context.width, palette: .plain, now: now)
+    let daemon = Self.lines(confirmed, width: context.width, palette: .plain, now: now)
+    return lines.indices.map { index in
+      let line = plain[index]
+      guard index >= daemon.count || daemon[index] != line, line.hasPrefix(" ") else { return lines[index] }
+      return RenderContext<CardView>.pendingMark + palette.dim(String(line.dropFirst()))
+    }
+  }
+
   static func lines(_ view: CardView, width: Int, palette: Palette, now: Date = Date()) -> [String] {
     let card = view.card
     var lines: [String] = [""]

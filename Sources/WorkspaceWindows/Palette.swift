@@ -32,6 +32,8 @@ public struct Palette: Sendable {
   func yellow(_ text: String) -> String { style(text, "33") }
   func magenta(_ text: String) -> String { style(text, "35") }
   func cyan(_ text: String) -> String { style(text, "36") }
+  /// A mention of the window's own person: bold yellow on reverse, to be seen at a glance.
+  func mention(_ text: String) -> String { style(text, "1;7;33") }
 }
 
 /// Dates as windows show them, in the window's own time zone, in fixed English words: a

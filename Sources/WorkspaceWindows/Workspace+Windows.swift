@@ -13,33 +13,34 @@ extension Workspace {
   public static var client: ClientApp {
     let palette = Palette.current
     return ClientApp(
-      name: name,
+      hosting: hosted(),
       scopes: [
         .scope(
-          "board", environment: (),
-          render: { (view: BoardView, width) in BoardRendering.lines(view, width: width, palette: palette) },
-          commands: BoardCommands.all),
+          "board", render: { (view: BoardView, context) in BoardRendering.lines(view, context, palette: palette) },
+          commands: BoardCommands.all, outcome: Outcomes.board),
         .scope(
-          "column", environment: (),
-          render: { (view: ColumnView, width) in
-            BoardRendering.column(of: view, width: max(10, width - 2), palette: palette, now: Date()).map { " " + $0.styled }
+          "column",
+          render: { (view: ColumnView, context) in
+            let pending = context.pending(view.cards, in: \.cards)
+            let header = context.confirmed.map { $0.name != view.name || $0.limit != view.limit } ?? false
+            return BoardRendering.column(
+              of: view, width: max(10, context.width - 2), palette: palette, now: Date(), pending: pending, headerPending: header
+            ).map { " " + $0.styled }
           },
-          commands: ColumnCommands.all),
+          commands: ColumnCommands.all, outcome: Outcomes.column),
         .scope(
-          "card", environment: (),
-          render: { (view: CardView, width) in CardRendering.lines(view, width: width, palette: palette) },
-          commands: CardCommands.all),
+          "card", render: { (view: CardView, context) in CardRendering.lines(view, context, palette: palette) },
+          commands: CardCommands.all, outcome: Outcomes.card),
         .scope(
-          "chat", environment: (),
-          render: { (view: ChannelView, width) in ChatRendering.lines(view, width: width, palette: palette) },
-          commands: ChannelCommands.all, otherwise: ChannelCommands.say, showsEnd: true),
+          "chat", render: { (view: ChannelView, context) in ChatRendering.lines(view, context, palette: palette) },
+          commands: ChannelCommands.all, otherwise: ChannelCommands.say, showsEnd: true, outcome: Outcomes.channel),
         .scope(
-          "presence", environment: (),
-          render: { (presence: Presence, width) in FeedRendering.presence(presence, width: width, palette: palette) },
+          "presence",
+          render: { (presence: Presence, context) in FeedRendering.presence(presence, width: context.width, palette: palette) },
           commands: [WindowCommand<Never>]()),
         .scope(
-          "activity", environment: (),
-          render: { (view: ActivityView, width) in FeedRendering.activity(view, width: width, palette: palette) },
+          "activity",
+          render: { (view: ActivityView, context) in FeedRendering.activity(view, width: context.width, palette: palette) },
           commands: [WindowCommand<Never>]()),
       ])
   }

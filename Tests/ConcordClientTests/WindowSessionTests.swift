@@ -32,9 +32,19 @@ import Testing
     }
   }
 
-  static let scope = WindowScope.scope(
-    "counter", reducer: counter, environment: (), render: { state, _ in ["\(state.count)"] },
-    commands: [WindowCommand("double", help: "double the count") { _ in .double }])
+  /// The app as a daemon would host it: its reducer is what the window runs to show an action
+  /// before the daemon has it.
+  static let hosted = HostedApp(
+    name: "counter", version: 1, initialState: Counter(count: 0), reducer: counter, environment: (),
+    scopes: [.scope("counter", state: \.self, action: { (action: CounterAction) in action })])
+
+  static let app = ClientApp(
+    hosting: hosted,
+    scopes: [
+      .scope(
+        "counter", render: { (state: Counter, _) in ["\(state.count)"] },
+        commands: [WindowCommand<CounterAction>("double", help: "double the count") { _ in .double }])
+    ])
 
   static let logID = String(repeating: "ab", count: 16)
 
@@ -44,7 +54,7 @@ import Testing
     // The window saw the count at 3 before the daemon went away.
     try Outbox.open(home: home).remember(SeenState(scope: "counter", logID: Self.logID, seq: 5, state: ["count": 3]))
 
-    var session: WindowSession? = try WindowSession(home: home, scope: "counter", window: Self.scope)
+    var session: WindowSession? = try WindowSession(home: home, scope: "counter", app: Self.app)
     #expect(try session?.tick().isEmpty == true, "with no daemon there is nothing to say yet")
     #expect(session?.displayedState == ["count": 3])
 
@@ -67,7 +77,7 @@ import Testing
 
     // The window is closed and opened again: it shows what it last saw, and sends nothing twice.
     session = nil
-    let again = try WindowSession(home: home, scope: "counter", window: Self.scope)
+    let again = try WindowSession(home: home, scope: "counter", app: Self.app)
     #expect(again.displayedState == ["count": 6])
     let reopened = try Self.events(of: again) { $0 == .stateChanged }
     #expect(reopened.contains(.connected(user: "tester", logID: Self.logID)), "events: \(reopened)")
@@ -95,7 +105,7 @@ import Testing
     let home = ConcordHome(TemporaryHome.make())
     defer { try? FileManager.default.removeItem(at: home.directory) }
     try Outbox.open(home: home).remember(SeenState(scope: "counter", logID: Self.logID, seq: 1, state: ["count": 1]))
-    let session = try WindowSession(home: home, scope: "counter", window: Self.scope)
+    let session = try WindowSession(home: home, scope: "counter", app: Self.app)
     _ = try session.tick()
     // The daemon decides: the window only shows what its reducer can tell.
     _ = try session.submit(["add": ["amount": -5]])

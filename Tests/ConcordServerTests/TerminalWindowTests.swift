@@ -110,7 +110,8 @@ import Testing
     try tmux.write("o")
     try tmux.waitForScreen(containing: "> move 1 doing")
     try tmux.press("Enter")
-    try tmux.waitForScreen(containing: "✓ move 1 doing")
+    // The outcome in the board's words.
+    try tmux.waitForScreen(containing: "✓ moved #1 First to doing")
     // Tab completes a command's word; several candidates are listed.
     try tmux.write("ass")
     try tmux.press("Tab")
@@ -180,7 +181,7 @@ import Testing
     try tmux.type("/delete 1")
     try tmux.waitForScreen(containing: "for good?")
     try tmux.type("y")
-    try tmux.waitForScreen(containing: "✓ /delete 1")
+    try tmux.waitForScreen(containing: "✓ deleted message 1")
     #expect(try ConcordCLI.run(["state", "chat:general"], home: daemon.home, app: "workspace").output.contains(#""deleted":true"#))
   }
 

@@ -143,7 +143,7 @@ import Testing
       .applying(.assign(id: 1, user: "bob"))
       .applying(.addCard(title: "Ship it", column: "done"))
     let state = Workspace.State(board: board)
-    let lines = BoardRendering.lines(BoardView(state), width: 90, palette: .plain)
+    let lines = BoardRendering.lines(BoardView(state), RenderContext(width: 90), palette: .plain)
     let header = try #require(lines.first { $0.contains("todo") })
     #expect(header.contains("todo (1)") && header.contains("doing (0/3)") && header.contains("done (1)"))
     #expect(header.range(of: "todo")!.lowerBound < header.range(of: "doing")!.lowerBound)
@@ -153,7 +153,7 @@ import Testing
     #expect(lines.allSatisfy { $0.count <= 90 })
     #expect(lines.last?.contains("people: alice, bob") == true)
     // With colour, the same text, styled.
-    let coloured = BoardRendering.lines(BoardView(state), width: 90, palette: Palette(enabled: true))
+    let coloured = BoardRendering.lines(BoardView(state), RenderContext(width: 90), palette: Palette(enabled: true))
     #expect(coloured.joined().contains("\u{1B}["))
   }
 
@@ -161,7 +161,7 @@ import Testing
     var state = Workspace.State(board: Board.with(people: ["bob"]).applying(.addCard(title: "Fix login", column: nil), by: "bob"))
     state.chat.channels[id: "general"]?.messages.append(Message(id: 1, author: "carol", at: monday, text: "@bob see #1 and #9"))
     let view = ChannelView(state.chat.channels[id: "general"]!, in: state)
-    let lines = ChatRendering.lines(view, width: 80, palette: .plain, now: monday)
+    let lines = ChatRendering.lines(view, RenderContext(width: 80), palette: .plain, now: monday)
     #expect(lines.contains { $0.contains("carol: @bob see #1 «Fix login» and #9 «no such card»") })
   }
 
@@ -173,7 +173,27 @@ import Testing
     // A chat link names a card the way a window does: a number above 0 that fits an Int.
     #expect(Message.references(in: "#9223372036854775808 #0 #-2").cards == [])
     let view = ChannelView(state.chat.channels[id: "general"]!, in: state)
-    let lines = ChatRendering.lines(view, width: 80, palette: .plain, now: monday)
+    let lines = ChatRendering.lines(view, RenderContext(width: 80), palette: .plain, now: monday)
     #expect(lines.contains { $0.contains("carol: (#1) «Fix login» is not #1abc") }, "\(lines)")
+  }
+
+  /// A mention of the window's own person stands out from the others (reverse yellow), with the
+  /// punctuation after it left as it was; a message still pending is dimmed and marked.
+  @Test func aMentionOfYouStandsOutAndAPendingMessageIsMarked() throws {
+    var state = Workspace.State(board: Board.with(people: ["bob", "alice"]))
+    state.chat.channels[id: "general"]?.messages.append(Message(id: 1, author: "carol", at: monday, text: "@bob, ask @alice"))
+    let view = ChannelView(state.chat.channels[id: "general"]!, in: state)
+    let palette = Palette(enabled: true)
+    let lines = ChatRendering.lines(view, RenderContext(width: 80, user: "bob"), palette: palette, now: monday)
+    let line = try #require(lines.first { $0.contains("ask") })
+    #expect(line.contains(palette.mention("@bob") + ","))
+    #expect(line.contains(palette.magenta("@alice")))
+    #expect(!line.contains(palette.mention("@alice")))
+
+    var pending = view
+    pending.messages.append(Message(id: 2, author: "bob", at: monday, text: "on it"))
+    let shown = ChatRendering.lines(pending, RenderContext(width: 80, confirmed: view, user: "bob"), palette: .plain, now: monday)
+    #expect(shown.contains { $0.hasPrefix(RenderContext<ChannelView>.pendingMark) && $0.contains("bob: on it") }, "\(shown)")
+    #expect(shown.contains { $0.hasPrefix(" ") && $0.contains("carol: @bob, ask @alice") })
   }
 }

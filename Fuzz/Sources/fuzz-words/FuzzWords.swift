@@ -79,7 +79,7 @@ struct Probe: Codable, Sendable {
 }
 
 let probe = WindowScope.scope(
-  "probe", environment: (), render: { (_: [String], _) in [] },
+  "probe", render: { (_: [String], _) in [] },
   commands: [
     WindowCommand<Probe>("w", help: "the words") { words in
       // Every reader, so that each runs on every split.

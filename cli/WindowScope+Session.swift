@@ -1,0 +1,28 @@
+import ConcordApp
+import ConcordClient
+import ConcordWire
+import Foundation
+
+extension WindowScope {
+  /// The scope as `session` shows it, drawn `width` columns wide: the daemon's state with the
+  /// actions still pending on top, marked as pending by the app's renderer. Nil before any
+  /// state was seen.
+  func lines(showing session: WindowSession, width: Int) -> [String]? {
+    guard let shown = session.shown else { return nil }
+    let context = RenderContext<JSONValue>(
+      width: width, confirmed: shown.pending.isEmpty ? nil : shown.confirmed, user: session.user)
+    return render(shown.state, context)
+  }
+}
+
+extension RefusedAction {
+  /// One line for a person: what was refused, where, and why; and how to put it away.
+  var notice: String {
+    "✗ `\(text)` (\(scope), queued offline) was refused: \(reason) · /dismiss"
+  }
+}
+
+/// The window's own words, besides the scope's: the same in the full-screen and the line window.
+enum WindowWords {
+  static let all = ["help", "quit", "/open", "/join", "/dismiss"]
+}
