@@ -116,12 +116,22 @@ final class FullScreenWindow {
     if case let .submitted(line) = editor.handle(key) { execute(line) }
   }
 
-  /// Tab: the first word from the scope's words and the window's own; several are listed.
+  /// Tab: the first word from the scope's words and the window's own; the next ones from what
+  /// the scope shows (card numbers with their titles, columns, people, channels). Several
+  /// candidates are listed.
   private func complete() {
-    let line = editor.text
-    guard !line.contains(" ") else { return }
-    let (completed, choices) = Completion.complete(line, among: window.words + WindowWords.all)
-    editor.replace(with: completed)
+    let line = String(editor.characters[..<editor.cursor])
+    let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    let typed = line.hasSuffix(" ") || line.isEmpty ? "" : words.last ?? ""
+    let before = typed.isEmpty ? words : Array(words.dropLast())
+    let candidates: [WordChoice]
+    if before.isEmpty {
+      candidates = (window.words + WindowWords.all).map { WordChoice($0) }
+    } else {
+      candidates = session.displayedState.map { window.choices($0, before, typed) } ?? []
+    }
+    let (completed, choices) = Completion.complete(line, among: candidates)
+    editor.replace(with: completed + String(editor.characters[editor.cursor...]), cursor: completed.count)
     if !choices.isEmpty { feedback = Feedback(choices.joined(separator: "  "), isError: false) }
   }
 

@@ -38,6 +38,9 @@ public struct WindowScope: Sendable {
   /// What an applied action did, in the app's words (`added #7 Fix login to todo`), from the
   /// action and the scope's state that holds it; nil where the typed line says it best.
   public let outcome: @Sendable (_ action: JSONValue, _ state: JSONValue) -> String?
+  /// The words Tab offers after the first (card numbers, columns, people): from the state shown,
+  /// the words before the one being typed, and what of it is typed.
+  public let choices: @Sendable (_ state: JSONValue, _ before: [String], _ typed: String) -> [WordChoice]
   /// What a line will do that cannot be undone (`delete message 3 for good`), for the window to
   /// ask first; nil for a line that can be.
   public let confirmation: @Sendable (String) -> String?
@@ -47,9 +50,11 @@ public struct WindowScope: Sendable {
     parse: @escaping @Sendable (String) throws -> JSONValue, help: [String], briefHelp: [String]? = nil,
     showsEnd: Bool = false,
     check: (@Sendable (JSONValue) throws -> Void)? = nil, confirmation: @escaping @Sendable (String) -> String? = { _ in nil },
-    words: [String] = [], outcome: @escaping @Sendable (JSONValue, JSONValue) -> String? = { _, _ in nil }
+    words: [String] = [], outcome: @escaping @Sendable (JSONValue, JSONValue) -> String? = { _, _ in nil },
+    choices: @escaping @Sendable (JSONValue, [String], String) -> [WordChoice] = { _, _, _ in [] }
   ) {
     self.outcome = outcome
+    self.choices = choices
     self.words = words
     self.confirmation = confirmation
     self.showsEnd = showsEnd
@@ -69,11 +74,14 @@ public struct WindowScope: Sendable {
   ///   - otherwise: what a line that starts with none of the commands' words means, such as a
   ///     chat message; when nil, such a line is a mistake.
   ///   - outcome: what an applied action did, in words, from the state that holds it.
+  ///   - choices: what Tab offers after a command's first word, from the state shown, the words
+  ///     before and what is typed (``WordChoice``).
   public static func scope<State: Codable & Sendable, Action: Codable & Sendable>(
     _ name: String,
     render: @escaping @Sendable (State, RenderContext<State>) -> [String], commands: [WindowCommand<Action>],
     otherwise: (@Sendable (String) throws -> Action)? = nil, showsEnd: Bool = false,
-    outcome: @escaping @Sendable (Action, State) -> String? = { _, _ in nil }
+    outcome: @escaping @Sendable (Action, State) -> String? = { _, _ in nil },
+    choices: @escaping @Sendable (State, [String], String) -> [WordChoice] = { _, _, _ in [] }
   ) -> WindowScope {
     let renderJSON: @Sendable (JSONValue, RenderContext<JSONValue>) -> [String] = { json, context in
       guard let state = try? json.decode(State.self) else { return GenericRendering.lines(of: json, width: context.width) }
@@ -90,7 +98,8 @@ public struct WindowScope: Sendable {
       outcome: { action, state in
         guard let action = try? action.decode(Action.self), let state = try? state.decode(State.self) else { return nil }
         return outcome(action, state)
-      })
+      },
+      choices: { state, before, typed in (try? state.decode(State.self)).map { choices($0, before, typed) } ?? [] })
   }
 
   /// A scope the app gave nothing for: its state shown as indented JSON, actions typed as JSON.

@@ -78,10 +78,10 @@ public struct LineEditor: Sendable {
     return .edited
   }
 
-  /// Replaces the text (Tab completion), the cursor at its end.
-  public mutating func replace(with text: String) {
+  /// Replaces the text (Tab completion), the cursor at `cursor` characters (its end when nil).
+  public mutating func replace(with text: String, cursor: Int? = nil) {
     characters = Array(text)
-    cursor = characters.count
+    self.cursor = min(max(0, cursor ?? characters.count), characters.count)
   }
 
   private mutating func insert(_ character: Character) {

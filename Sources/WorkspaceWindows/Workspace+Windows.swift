@@ -17,7 +17,7 @@ extension Workspace {
       scopes: [
         .scope(
           "board", render: { (view: BoardView, context) in BoardRendering.lines(view, context, palette: palette) },
-          commands: BoardCommands.all, outcome: Outcomes.board),
+          commands: BoardCommands.all, outcome: Outcomes.board, choices: Choices.board),
         .scope(
           "column",
           render: { (view: ColumnView, context) in
@@ -30,10 +30,11 @@ extension Workspace {
           commands: ColumnCommands.all, outcome: Outcomes.column),
         .scope(
           "card", render: { (view: CardView, context) in CardRendering.lines(view, context, palette: palette) },
-          commands: CardCommands.all, outcome: Outcomes.card),
+          commands: CardCommands.all, outcome: Outcomes.card, choices: Choices.card),
         .scope(
           "chat", render: { (view: ChannelView, context) in ChatRendering.lines(view, context, palette: palette) },
-          commands: ChannelCommands.all, otherwise: ChannelCommands.say, showsEnd: true, outcome: Outcomes.channel),
+          commands: ChannelCommands.all, otherwise: ChannelCommands.say, showsEnd: true, outcome: Outcomes.channel,
+          choices: Choices.channel),
         .scope(
           "presence",
           render: { (presence: Presence, context) in FeedRendering.presence(presence, width: context.width, palette: palette) },

@@ -121,6 +121,20 @@ import Testing
     try tmux.press("Tab")
     try tmux.waitForScreen(containing: "add  archive  assign")
     try tmux.press("C-u")
+    // After the command's word, Tab offers what the board holds: cards with their titles, then
+    // the columns, then the people.
+    try tmux.write("move ")
+    try tmux.press("Tab")
+    try tmux.waitForScreen(containing: "1 First  2 Second")
+    try tmux.write("2 to don")
+    try tmux.press("Tab")
+    try tmux.waitForScreen(containing: "> move 2 to done")
+    try tmux.press("Enter")
+    try tmux.waitForScreen(containing: "✓ moved #2 Second to done")
+    try tmux.write("assign 2 @")
+    try tmux.press("Tab")
+    try tmux.waitForScreen(containing: "> assign 2 @\(NSUserName())")
+    try tmux.press("C-u")
     // Ctrl-A then Ctrl-K clears; Ctrl-W takes the last word.
     try tmux.write("label 2 urgent")
     try tmux.press("C-w")
@@ -139,10 +153,12 @@ import Testing
     try tmux.press("Up")
     try tmux.waitForScreen(containing: "> q")
     try tmux.press("Up")
+    try tmux.waitForScreen(containing: "> move 2 to done")
+    try tmux.press("Up")
     try tmux.waitForScreen(containing: "> move 1 doing")
     try tmux.press("C-u", "C-r")
     try tmux.write("mov")
-    try tmux.waitForScreen(containing: "(search `mov`) move 1 doing")
+    try tmux.waitForScreen(containing: "(search `mov`) move 2 to done")
   }
 
   /// One window moves between scopes, and in a chat a plain line is always said.

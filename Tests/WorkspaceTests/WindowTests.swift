@@ -197,3 +197,37 @@ import Testing
     #expect(shown.contains { $0.hasPrefix(" ") && $0.contains("carol: @bob, ask @alice") })
   }
 }
+
+/// Tab, after a command's first word, offers what the window shows.
+@Suite struct ChoicesTests {
+  static func choices(_ scope: String, _ state: JSONValue, _ line: String) throws -> [WordChoice] {
+    let window = try #require(Workspace.client.scope(named: scope))
+    var words = line.split(separator: " ").map(String.init)
+    let typed = line.hasSuffix(" ") ? "" : words.removeLast()
+    return window.choices(state, words, typed)
+  }
+
+  @Test func tabOffersCardsWithTheirTitlesColumnsPeopleAndChannels() throws {
+    var board = Board.with(people: ["bob", "carol"]).applying(.addCard(title: "Fix login", column: nil), by: "bob")
+    board = board.applying(.addCard(title: "Ship it", column: "doing"), by: "bob")
+    var state = Workspace.State(board: board)
+    let view = try JSONValue(encoding: BoardView(state))
+    #expect(try Self.choices("board", view, "move ") == [WordChoice("1", note: "Fix login"), WordChoice("2", note: "Ship it")])
+    #expect(try Self.choices("board", view, "label #").map(\.word) == ["#1", "#2"])
+    #expect(try Self.choices("board", view, "move 2 to d").map(\.word) == ["todo", "doing", "done"])
+    #expect(try Self.choices("board", view, "assign 2 @").map(\.word) == ["@bob", "@carol"])
+    #expect(try Self.choices("board", view, "column rename ").map(\.word) == ["todo", "doing", "done"])
+    #expect(try Self.choices("board", view, "invite ").isEmpty)
+
+    let card = try JSONValue(encoding: CardView(state.board.present.cards[id: 2]!, in: state))
+    #expect(try Self.choices("card", card, "move to ").map(\.word) == ["todo", "doing", "done"])
+    #expect(try Self.choices("card", card, "assign ").map(\.word) == ["bob", "carol"])
+
+    state.chat.channels[id: "general"]?.messages.append(Message(id: 1, author: "bob", at: monday, text: "see #2"))
+    let chat = try JSONValue(encoding: ChannelView(state.chat.channels[id: "general"]!, in: state))
+    #expect(try Self.choices("chat", chat, "thanks @c").map(\.word) == ["@bob", "@carol"])
+    #expect(try Self.choices("chat", chat, "about #") == [WordChoice("#2", note: "Ship it")])
+    #expect(try Self.choices("chat", chat, "/edit ") == [WordChoice("1", note: "bob: see #2")])
+    #expect(try Self.choices("chat", chat, "/join ").map(\.word) == ["general"])
+  }
+}
