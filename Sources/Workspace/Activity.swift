@@ -125,7 +125,7 @@ extension Activity {
     case let .limitColumn(name, limit): text = limit.map { "limited \(name) to \($0) cards" } ?? "lifted the limit of \(name)"
     case let .removeColumn(name): text = "removed the column \(name)"
     case let .invite(user): text = "invited \(user)"
-    case .join: return nil
+    case .join, .dismissReminder: return nil
     case .undo: text = "undid their last change"
     case .redo: text = "redid their change"
     }
@@ -138,7 +138,7 @@ extension BoardAction {
   var cardID: Int? {
     switch self {
     case let .editCard(id, _, _), let .moveCard(id, _, _), let .assign(id, _), let .label(id, _), let .unlabel(id, _),
-      let .setDue(id, _), let .archive(id), let .restore(id):
+      let .setDue(id, _), let .archive(id), let .restore(id), let .dismissReminder(id):
       id
     case .addCard, .addColumn, .renameColumn, .moveColumn, .limitColumn, .removeColumn, .invite, .join, .undo, .redo:
       nil

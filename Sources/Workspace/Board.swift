@@ -79,6 +79,10 @@ public enum BoardAction: Codable, Equatable, Sendable {
   case invite(user: String)
   /// Sent by the app when someone opens a window: they can be assigned cards from then on.
   case join(user: String)
+  /// Puts away the reminder raised for a card (its due date stays): until the card's date,
+  /// column or archive changes, that reminder is not raised again, even after a restart. The
+  /// reminders are the workspace's, so ``Reminders`` takes it; the board itself does not change.
+  case dismissReminder(id: Int)
   /// Takes back the sender's own last change.
   case undo
   /// Puts back the sender's own change that was last undone.
@@ -87,7 +91,7 @@ public enum BoardAction: Codable, Equatable, Sendable {
   /// True for the changes undo can take back: everything but who joined and moves in time.
   public var isUndoable: Bool {
     switch self {
-    case .invite, .join, .undo, .redo: false
+    case .invite, .join, .undo, .redo, .dismissReminder: false
     default: true
     }
   }
@@ -268,6 +272,10 @@ extension Board {
 
     case .undo, .redo:
       return .refuse("undo and redo need the board's history")
+
+    case .dismissReminder:
+      // The workspace's reminders take it (``Reminders``); the board does not change.
+      return .none
     }
     if authored.action.isUndoable { board.lastEditor = user }
     return .none

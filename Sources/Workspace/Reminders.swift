@@ -12,11 +12,21 @@ public struct Reminders: Codable, Equatable, Sendable {
   /// Reminders raised and not yet resolved, oldest first. A reminder goes away when its card is
   /// done, archived or given another date.
   public var raised: [Reminder]
+  /// Reminders a person put away: not raised again while their card keeps that date.
+  public var dismissed: [Reminder]
 
-  public init() { raised = [] }
+  public init() {
+    raised = []
+    dismissed = []
+  }
 
   func isRaised(card: Int, due: Date) -> Bool {
     raised.contains { $0.card == card && $0.due == due }
+  }
+
+  /// Raised, or raised and put away: either way not to be raised again.
+  func wasRaised(card: Int, due: Date) -> Bool {
+    isRaised(card: card, due: due) || dismissed.contains { $0.card == card && $0.due == due }
   }
 }
 
@@ -53,11 +63,19 @@ extension Reminders {
   }
 
   public static let reducer = Reducer<Workspace.State, Workspace.Action, Workspace.Environment> { state, action, _ in
+    if case let .board(authored) = action, case let .dismissReminder(card) = authored.action {
+      guard let reminder = state.reminders.raised.first(where: { $0.card == card }) else {
+        return .refuse("no reminder is raised for #\(card)")
+      }
+      state.reminders.raised.removeAll { $0.card == card }
+      state.reminders.dismissed.append(reminder)
+      return .none
+    }
     guard case let .reminders(action) = action else { return .none }
     let board = state.board.present
     /// Whether `card` is still due at `due` and not reminded of yet.
     func isPending(_ card: Int, _ due: Date) -> Bool {
-      dueDate(of: board.cards[id: card], on: board) == due && !state.reminders.isRaised(card: card, due: due)
+      dueDate(of: board.cards[id: card], on: board) == due && !state.reminders.wasRaised(card: card, due: due)
     }
     switch action {
     case let .fellDue(card, due):
@@ -93,7 +111,7 @@ extension Reminders {
     let board = state.board.present
     return .merge(
       board.cards.compactMap { card in
-        guard let due = dueDate(of: card, on: board), !state.reminders.isRaised(card: card.id, due: due) else { return nil }
+        guard let due = dueDate(of: card, on: board), !state.reminders.wasRaised(card: card.id, due: due) else { return nil }
         return timer(card: card.id, due: due, environment: environment)
       })
   }
@@ -121,6 +139,7 @@ extension Reducer where State == Workspace.State, Action == Workspace.Action, En
         effects.append(.cancel(id: ReminderTimer(card: card.id)))
       }
       state.reminders.raised.removeAll { Reminders.dueDate(of: after.cards[id: $0.card], on: after) != $0.due }
+      state.reminders.dismissed.removeAll { Reminders.dueDate(of: after.cards[id: $0.card], on: after) != $0.due }
       return .merge(effects)
     }
   }

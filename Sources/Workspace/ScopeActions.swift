@@ -32,6 +32,8 @@ public enum CardAction: Codable, Equatable, Sendable {
   case setDue(due: Date?)
   case archive
   case restore
+  /// Puts away the card's raised reminder.
+  case dismissReminder
 
   func boardAction(card id: Int) -> BoardAction {
     switch self {
@@ -43,6 +45,7 @@ public enum CardAction: Codable, Equatable, Sendable {
     case let .setDue(due): .setDue(id: id, due: due)
     case .archive: .archive(id: id)
     case .restore: .restore(id: id)
+    case .dismissReminder: .dismissReminder(id: id)
     }
   }
 }

@@ -45,7 +45,7 @@ extension Workspace {
       return tooLong(column, "a column's name", characters: Board.nameLimit)
     case let .invite(user), let .join(user), let .assign(_, user?):
       return tooLong(user, "a name", characters: Board.nameLimit)
-    case .assign, .setDue, .archive, .restore, .undo, .redo:
+    case .assign, .setDue, .archive, .restore, .undo, .redo, .dismissReminder:
       return nil
     }
   }

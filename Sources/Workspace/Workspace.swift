@@ -17,9 +17,10 @@ public enum Workspace {
   /// The application's name as recorded in the log.
   public static let name = "workspace"
   /// The version of its actions and state, recorded with every entry. Version 2 spells actions
-  /// as `schema/workspace.schema.json` publishes them; entries of version 1 are read through
-  /// ``migrate(_:from:)``.
-  public static let version = 2
+  /// as `schema/workspace.schema.json` publishes them; version 3 adds dismissing a reminder
+  /// (its state remembers reminders put away). Entries of version 1 are read through
+  /// ``migrate(_:from:)``; those of version 2 are version 3's as they are.
+  public static let version = 3
 
   public struct State: Codable, Equatable, Sendable {
     public var board: History<Board>

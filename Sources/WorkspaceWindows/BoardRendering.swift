@@ -12,7 +12,8 @@ enum BoardRendering {
     var lines: [String] = []
     for reminder in board.reminders {
       let title = board.columns.lazy.flatMap(\.cards).first { $0.id == reminder.card }?.title ?? ""
-      let text = TextFit.cut("⏰ #\(reminder.card) \(title) was due \(DateText.time(reminder.due, now: now))", width - 1)
+      let text = TextFit.cut(
+        "⏰ #\(reminder.card) \(title) was due \(DateText.time(reminder.due, now: now)) · dismiss \(reminder.card)", width - 1)
       lines.append(" " + palette.yellow(text))
     }
     if !board.reminders.isEmpty { lines.append("") }

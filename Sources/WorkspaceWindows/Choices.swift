@@ -7,9 +7,11 @@ enum Choices {
   /// `move 7 to d…` → columns; `assign 7 ` → people; `label ` → cards.
   static func board(_ view: BoardView, before: [String], typed: String) -> [WordChoice] {
     let words = before.map { $0.lowercased() }.filter { $0 != "to" }
-    let cards = view.columns.flatMap(\.cards).map { WordChoice(typed.hasPrefix("#") ? "#\($0.id)" : "\($0.id)", note: $0.title) }
+    let number = { (id: Int) in typed.hasPrefix("#") ? "#\(id)" : "\(id)" }
+    let cards = view.columns.flatMap(\.cards).map { WordChoice(number($0.id), note: $0.title) }
     let columns = view.columns.map { WordChoice($0.name) }
     switch (words.first, words.count) {
+    case ("dismiss", 1): return view.reminders.map { WordChoice(number($0.card)) }
     case (let command?, 1) where cardCommands.contains(command): return cards
     case ("move", 2): return columns
     case ("assign", 2): return people(view.people, typed: typed)

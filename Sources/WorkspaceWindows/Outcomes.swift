@@ -33,6 +33,7 @@ enum Outcomes {
     case let .limitColumn(name, limit): return limit.map { "\(name) holds at most \($0) cards" } ?? "\(name) has no limit"
     case let .removeColumn(name): return "removed the column \(name)"
     case let .invite(user): return "invited \(user): they can be assigned cards"
+    case let .dismissReminder(id): return "put away the reminder of \(title(id))"
     case .undo: return "undid your last change"
     case .redo: return "redid your change"
     case .join: return nil
@@ -61,6 +62,7 @@ enum Outcomes {
     case let .setDue(due): return due.map { "\(card) is due \(DateText.short($0))" } ?? "\(card) has no due date"
     case .archive: return "archived \(card)"
     case .restore: return "restored \(card) to \(view.column)"
+    case .dismissReminder: return "put away the reminder of \(card)"
     }
   }
 

@@ -136,6 +136,9 @@ enum BoardCommands {
     WindowCommand("invite", usage: "invite USER", help: "let someone be assigned before they join", example: "invite carol") { words in
       .invite(user: try words.word(0, "the person"))
     },
+    WindowCommand("dismiss", usage: "dismiss ID", help: "put away a card's raised reminder (its due date stays)", example: "dismiss 2") { words in
+      .dismissReminder(id: try words.card(0))
+    },
     WindowCommand("undo", help: "take back your last change", example: "undo") { _ in .undo },
     WindowCommand("redo", help: "put back the change you undid", example: "redo") { _ in .redo },
   ]
@@ -181,6 +184,9 @@ enum CardCommands {
     },
     WindowCommand("archive", help: "archive the card", example: "archive") { _ in .archive },
     WindowCommand("restore", help: "bring the card back", example: "restore") { _ in .restore },
+    WindowCommand("dismiss", help: "put away the card's raised reminder (its due date stays)", example: "dismiss") { _ in
+      .dismissReminder
+    },
   ]
 }
 

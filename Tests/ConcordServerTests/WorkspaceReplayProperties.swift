@@ -215,6 +215,7 @@ import Glibc
         ["limitColumn": object(["name": .string(names.column), "limit": optional(&random, integer(&random, 0...3))])],
         ["removeColumn": ["name": .string(names.column)]],
         ["invite": ["user": .string(names.person)]],
+        ["dismissReminder": ["id": id]],
         ["undo": [:]], ["undo": [:]], ["redo": [:]],
       ]
       return random.pick(board)
@@ -237,6 +238,7 @@ import Glibc
         ["setDue": object(["due": optional(&random, date)])],
         ["archive": [:]],
         ["restore": [:]],
+        ["dismissReminder": [:]],
       ])
     }
     if scope.hasPrefix("chat:") {

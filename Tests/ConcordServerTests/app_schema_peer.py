@@ -178,7 +178,7 @@ REFUSED = [
 EVERY_KIND = {
     "board.addCard", "board.editCard", "board.moveCard", "board.assign", "board.label", "board.unlabel",
     "board.setDue", "board.archive", "board.restore", "board.addColumn", "board.renameColumn", "board.moveColumn",
-    "board.limitColumn", "board.removeColumn", "board.invite", "board.undo", "board.redo",
+    "board.limitColumn", "board.removeColumn", "board.invite", "board.undo", "board.redo", "board.dismissReminder",
     "chat.say", "chat.edit", "chat.delete", "chat.createChannel",
     "presence.attached", "presence.detached", "reminders.fellDue", "reminders.raise", "booted",
 }
@@ -240,6 +240,16 @@ def workspace_traffic(ctx):
     watcher.sync()
     wire.check(getattr(watcher, "checked", 0) > 60, f"only {getattr(watcher, 'checked', 0)} states were checked")
 
+    # Put away, the reminder is gone from the board and stays gone after a restart (below).
+    result = ctx.concord("send", "--home", ctx.home, "card:1", json.dumps({"dismissReminder": {}}))
+    wire.check(result.returncode == 0, f"dismissing the reminder exited {result.returncode}: {result.stderr[:300]}")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and watcher.states["board"].get("reminders"):
+        watcher.drain(quiet=0.3, limit=1)
+    wire.check(not watcher.states["board"].get("reminders"), "the dismissed reminder is still on the board")
+    result = ctx.concord("send", "--home", ctx.home, "board", json.dumps({"dismissReminder": {"id": 1}}))
+    wire.check(result.returncode != 0, "dismissing a reminder that is not raised was taken")
+
     # What `concord state` prints: the whole state, and each scope.
     for scope, definition in [(None, "State"), ("board", "BoardView"), ("column:todo", "ColumnView"),
                               ("card:1", "CardView"), ("chat:general", "ChannelView"), ("presence", "Presence"),
@@ -255,6 +265,9 @@ def workspace_traffic(ctx):
     after.hello()
     after.attach("board")
     after.sync()
+    # The card is still due in the past: its timer is set again at boot, and fires at once.
+    after.drain(quiet=1.0, limit=5)
+    wire.check(not after.states["board"].get("reminders"), "the dismissed reminder was raised again after the restart")
     ctx.stop_cleanly()
     ctx.verify()
 

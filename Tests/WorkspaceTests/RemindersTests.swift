@@ -54,6 +54,45 @@ import Testing
     await store.finish()
   }
 
+  /// A person puts a raised reminder away: it leaves the board, is not raised again after a
+  /// restart, and comes back only when the card gets another date; nothing to put away is refused.
+  @Test func aDismissedReminderStaysAwayUntilTheDateChanges() async {
+    let clock = TestClock()
+    let store = store(Self.workspace([(1, "Fix login", Self.inAnHour)]), clock: clock)
+    await store.send(.board("alice", .dismissReminder(id: 1)), refusedWith: "no reminder is raised for #1")
+    await store.send(.booted)
+    await clock.advance(by: .seconds(3600))
+    await store.receive(.reminders(.fellDue(card: 1, due: Self.inAnHour)))
+    await clock.advance(by: .milliseconds(250))
+    await store.receive(.reminders(.raise(card: 1, due: Self.inAnHour))) {
+      $0.reminders.raised = [Reminder(card: 1, due: Self.inAnHour)]
+      $0.activity.items.append(ActivityItem(at: nil, user: nil, text: "#1 Fix login is due", date: Self.inAnHour))
+    }
+    await store.send(.board("alice", .dismissReminder(id: 1))) {
+      $0.reminders.raised = []
+      $0.reminders.dismissed = [Reminder(card: 1, due: Self.inAnHour)]
+    }
+    // A restart sets the timers again: not this one's.
+    await store.send(.booted)
+    await clock.advance(by: .seconds(60))
+    #expect(store.unreceivedCount == 0)
+    // Another date is another reminder.
+    let later = Self.inAnHour.addingTimeInterval(3600)
+    await store.send(.board("alice", .setDue(id: 1, due: later))) {
+      Self.step(&$0, "alice", .setDue(id: 1, due: later))
+      $0.reminders.dismissed = []
+      $0.activity.items.append(ActivityItem(at: monday, user: "alice", text: "set #1 Fix login due", date: later))
+    }
+    await clock.advance(by: .seconds(3600))
+    await store.receive(.reminders(.fellDue(card: 1, due: later)))
+    await clock.advance(by: .milliseconds(250))
+    await store.receive(.reminders(.raise(card: 1, due: later))) {
+      $0.reminders.raised = [Reminder(card: 1, due: later)]
+      $0.activity.items.append(ActivityItem(at: nil, user: nil, text: "#1 Fix login is due", date: later))
+    }
+    await store.finish()
+  }
+
   @Test func aCardMovedToDoneHasItsTimerCancelled() async {
     let clock = TestClock()
     let store = store(Self.workspace([(1, "Fix login", Self.inAnHour)]), clock: clock)
