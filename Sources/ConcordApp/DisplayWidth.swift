@@ -21,14 +21,20 @@ public enum DisplayWidth {
   public static func of(_ text: some StringProtocol) -> Int {
     // Printable ASCII, the common case, is one cell a byte: no grapheme breaking needed.
     if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
-    return text.reduce(0) { $0 + of($1) }
+    // A character's cells are its scalars' (below): the sum over the text's scalars is the sum
+    // over its characters, without breaking it into characters.
+    return text.unicodeScalars.reduce(0) { $0 + of($1) }
+  }
+
+  /// The cells of one scalar, as part of a character.
+  static func of(_ scalar: Unicode.Scalar) -> Int {
+    if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F ? 0 : 1 }
+    // Controls and unassigned scalars (-1) are never drawn as they are.
+    return max(0, Int(concord_cell_width(scalar.value)))
   }
 
   /// The cells of one character.
   public static func of(_ character: Character) -> Int {
-    let scalars = character.unicodeScalars
-    if scalars.count == 1, let only = scalars.first, only.isASCII { return only.value < 0x20 || only.value == 0x7F ? 0 : 1 }
-    // Controls and unassigned scalars (-1) are never drawn as they are.
-    return scalars.reduce(0) { $0 + max(0, Int(concord_cell_width($1.value))) }
+    character.unicodeScalars.reduce(0) { $0 + of($1) }
   }
 }

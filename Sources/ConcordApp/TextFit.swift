@@ -25,6 +25,14 @@ public enum TextFit {
 
   /// The longest start of `text` that takes at most `cells` columns, and the columns it takes.
   public static func prefix(of text: some StringProtocol, fitting cells: Int) -> (text: String, cells: Int) {
+    // Printable ASCII, the common case, is one cell a character.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+      let taken = text.utf8.prefix(max(0, cells))
+      return (String(decoding: taken, as: UTF8.self), taken.count)
+    }
+    // All of it, when all of it fits: no walk through its characters.
+    let whole = DisplayWidth.of(text)
+    if whole <= cells { return (String(text), whole) }
     var used = 0
     var end = text.startIndex
     for index in text.indices {

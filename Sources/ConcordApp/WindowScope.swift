@@ -83,9 +83,11 @@ public struct WindowScope: Sendable {
     outcome: @escaping @Sendable (Action, State) -> String? = { _, _ in nil },
     choices: @escaping @Sendable (State, [String], String) -> [WordChoice] = { _, _, _ in [] }
   ) -> WindowScope {
+    // The scope's elements as last decoded: a change to a big state decodes what changed.
+    let memo = DecodeMemo()
     let renderJSON: @Sendable (JSONValue, RenderContext<JSONValue>) -> [String] = { json, context in
-      guard let state = try? json.decode(State.self) else { return GenericRendering.lines(of: json, width: context.width) }
-      return render(state, context.map { try $0.decode(State.self) })
+      guard let state = try? json.decode(State.self, memo: memo) else { return GenericRendering.lines(of: json, width: context.width) }
+      return render(state, context.map { try $0.decode(State.self, memo: memo) })
     }
     let parse: @Sendable (String) throws -> JSONValue = { text in
       let action: Action = try WindowCommand.parse(text, with: commands, otherwise: otherwise)

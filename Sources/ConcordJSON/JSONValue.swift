@@ -70,6 +70,13 @@ public enum JSONValue: Sendable, Hashable, Codable {
     try JSONValueDecoder.decode(type, from: self, at: [])
   }
 
+  /// Decodes as ``decode(_:)`` does, taking from `memo` each ``MemoizedDecodable`` element whose
+  /// JSON is the one it was decoded from last time: a window decodes a big state after every
+  /// change, and a change leaves most elements as they were.
+  public func decode<T: Decodable>(_ type: T.Type, memo: DecodeMemo) throws -> T {
+    try JSONValueDecoder.decode(type, from: self, at: [], memo: memo)
+  }
+
   /// Parses JSON text (RFC 8259, strictly: see ``JSONParser``); throws on invalid JSON.
   ///
   /// ```swift

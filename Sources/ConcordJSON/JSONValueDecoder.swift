@@ -10,27 +10,32 @@ import Foundation
 struct JSONValueDecoder: Decoder {
   let value: JSONValue
   let codingPath: [any CodingKey]
+  /// Values decoded before from equal JSON, kept for the next decode (``DecodeMemo``).
+  let memo: DecodeMemo?
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(_ value: JSONValue, codingPath: [any CodingKey] = []) {
+  init(_ value: JSONValue, codingPath: [any CodingKey] = [], memo: DecodeMemo? = nil) {
     self.value = value
     self.codingPath = codingPath
+    self.memo = memo
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard case let .object(members) = value else { throw mismatch([String: JSONValue].self, value, codingPath) }
-    return KeyedDecodingContainer(Keyed<Key>(members: members, codingPath: codingPath))
+    return KeyedDecodingContainer(Keyed<Key>(members: members, codingPath: codingPath, memo: memo))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     guard case let .array(elements) = value else { throw mismatch([JSONValue].self, value, codingPath) }
-    return Unkeyed(elements: elements, codingPath: codingPath)
+    return Unkeyed(elements: elements, codingPath: codingPath, memo: memo)
   }
 
-  func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(value: value, codingPath: codingPath) }
+  func singleValueContainer() throws -> any SingleValueDecodingContainer { Single(value: value, codingPath: codingPath, memo: memo) }
 
   /// `value` as a `T`: the shared rule of every container.
-  static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey]) throws -> T {
+  static func decode<T: Decodable>(
+    _ type: T.Type, from value: JSONValue, at codingPath: [any CodingKey], memo: DecodeMemo? = nil
+  ) throws -> T {
     if type == JSONValue.self { return value as! T }
     if type == Date.self {
       guard case let .string(text) = value, let date = try? JSONDate.date(from: text) else {
@@ -44,12 +49,19 @@ struct JSONValueDecoder: Decoder {
     if case .null = value, !(type is any OptionalDecodable.Type) {
       throw DecodingError.valueNotFound(type, DecodingError.Context(codingPath: codingPath, debugDescription: "null where a value is expected"))
     }
-    return try T(from: JSONValueDecoder(value, codingPath: codingPath))
+    if let memo, type is any MemoizedDecodable.Type, case let .object(members) = value, let id = members["id"] {
+      if let kept = memo.value(of: type, id: id, decodedFrom: members) { return kept }
+      let decoded = try T(from: JSONValueDecoder(value, codingPath: codingPath, memo: memo))
+      memo.keep(decoded, id: id, decodedFrom: members)
+      return decoded
+    }
+    return try T(from: JSONValueDecoder(value, codingPath: codingPath, memo: memo))
   }
 
   struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [String: JSONValue]
     let codingPath: [any CodingKey]
+    let memo: DecodeMemo?
 
     var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
     func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
@@ -68,7 +80,7 @@ struct JSONValueDecoder: Decoder {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-      try JSONValueDecoder.decode(type, from: try member(key), at: codingPath + [key])
+      try JSONValueDecoder.decode(type, from: try member(key), at: codingPath + [key], memo: memo)
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try Single(value: try member(key), codingPath: codingPath + [key]).decode(type) }
@@ -78,30 +90,32 @@ struct JSONValueDecoder: Decoder {
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try Single(value: try member(key), codingPath: codingPath + [key]).decode(type) }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-      try JSONValueDecoder(try member(key), codingPath: codingPath + [key]).container(keyedBy: type)
+      try JSONValueDecoder(try member(key), codingPath: codingPath + [key], memo: memo).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-      try JSONValueDecoder(try member(key), codingPath: codingPath + [key]).unkeyedContainer()
+      try JSONValueDecoder(try member(key), codingPath: codingPath + [key], memo: memo).unkeyedContainer()
     }
 
     func superDecoder() throws -> any Decoder {
-      JSONValueDecoder(members["super"] ?? .null, codingPath: codingPath + [JSONKey("super")])
+      JSONValueDecoder(members["super"] ?? .null, codingPath: codingPath + [JSONKey("super")], memo: memo)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-      JSONValueDecoder(members[key.stringValue] ?? .null, codingPath: codingPath + [key])
+      JSONValueDecoder(members[key.stringValue] ?? .null, codingPath: codingPath + [key], memo: memo)
     }
   }
 
   struct Unkeyed: UnkeyedDecodingContainer {
     let elements: [JSONValue]
     let codingPath: [any CodingKey]
+    let memo: DecodeMemo?
     var currentIndex = 0
 
-    init(elements: [JSONValue], codingPath: [any CodingKey]) {
+    init(elements: [JSONValue], codingPath: [any CodingKey], memo: DecodeMemo?) {
       self.elements = elements
       self.codingPath = codingPath
+      self.memo = memo
     }
 
     var count: Int? { elements.count }
@@ -127,28 +141,29 @@ struct JSONValueDecoder: Decoder {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
       let (element, path) = try next(type)
-      return try JSONValueDecoder.decode(type, from: element, at: path)
+      return try JSONValueDecoder.decode(type, from: element, at: path, memo: memo)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
       let (element, path) = try next(type)
-      return try JSONValueDecoder(element, codingPath: path).container(keyedBy: type)
+      return try JSONValueDecoder(element, codingPath: path, memo: memo).container(keyedBy: type)
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
       let (element, path) = try next([JSONValue].self)
-      return try JSONValueDecoder(element, codingPath: path).unkeyedContainer()
+      return try JSONValueDecoder(element, codingPath: path, memo: memo).unkeyedContainer()
     }
 
     mutating func superDecoder() throws -> any Decoder {
       let (element, path) = try next(JSONValue.self)
-      return JSONValueDecoder(element, codingPath: path)
+      return JSONValueDecoder(element, codingPath: path, memo: memo)
     }
   }
 
   struct Single: SingleValueDecodingContainer {
     let value: JSONValue
     let codingPath: [any CodingKey]
+    var memo: DecodeMemo? = nil
 
     func decodeNil() -> Bool {
       if case .null = value { return true }
@@ -186,7 +201,7 @@ struct JSONValueDecoder: Decoder {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-      try JSONValueDecoder.decode(type, from: value, at: codingPath)
+      try JSONValueDecoder.decode(type, from: value, at: codingPath, memo: memo)
     }
 
     /// A whole number that fits `T`: as written (`.integer`), or a double that is one (which the

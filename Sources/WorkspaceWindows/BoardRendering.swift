@@ -28,10 +28,15 @@ enum BoardRendering {
       return column(of: view, width: columnWidth, palette: palette, now: now, pending: pendingCards, headerPending: header)
     }
     let height = rendered.map(\.count).max() ?? 0
+    let separator = palette.dim(gap)
     for row in 0..<height {
-      let cells = rendered.map { cells in row < cells.count ? cells[row] : Cell(text: "", styled: "") }
-      lines.append(" " + cells.map { $0.styled + String(repeating: " ", count: max(0, columnWidth - DisplayWidth.of($0.text))) }
-        .joined(separator: palette.dim(gap)))
+      var line = " "
+      for (index, cells) in rendered.enumerated() {
+        if index > 0 { line += separator }
+        let cell = row < cells.count ? cells[row] : Cell.empty
+        line += cell.styled + String(repeating: " ", count: max(0, columnWidth - cell.cells))
+      }
+      lines.append(line)
     }
     lines.append("")
     var footer = "people: " + (board.people.isEmpty ? "nobody yet" : board.people.joined(separator: ", "))
@@ -41,11 +46,34 @@ enum BoardRendering {
     return lines
   }
 
-  /// A line of a column: its plain text (for the width) and the same text styled.
-  struct Cell {
+  /// A line of a column: its plain text, the cells it takes, and the same text styled.
+  struct Cell: Sendable {
     let text: String
     let styled: String
+    let cells: Int
+
+    init(text: String, styled: String) {
+      self.text = text
+      self.styled = styled
+      cells = DisplayWidth.of(text)
+    }
+
+    static let empty = Cell(text: "", styled: "")
   }
+
+  /// What a card's cells depend on.
+  struct CardInput: Equatable {
+    let card: Card
+    let width: Int
+    let dimmed: Bool
+    let pending: Bool
+    let colored: Bool
+    /// The day the window is in: a due date reads "17:00" today and "Fri 28 Nov 17:00" after.
+    let day: Date
+  }
+
+  /// The cells of each card as last drawn: a change to a board redraws one card of many.
+  static let cardCells = RenderCache<Int, CardInput, [Cell]>(capacity: 20_000)
 
   /// - Parameters:
   ///   - pending: the cards changed by actions the daemon has not answered: dimmed, marked ◌.
@@ -62,17 +90,27 @@ enum BoardRendering {
       : full ? palette.red(palette.bold(header)) : column.isLast ? palette.green(palette.bold(header)) : palette.bold(header)
     var cells = [Cell(text: header, styled: headerStyled), Cell(text: String(repeating: "─", count: width), styled: palette.dim(String(repeating: "─", count: width)))]
     if column.cards.isEmpty { cells.append(Cell(text: "(empty)", styled: palette.dim("(empty)"))) }
+    let day = Calendar.current.startOfDay(for: now)
     for card in column.cards {
       let isPending = pending.contains(card.id)
-      let number = (isPending ? mark : "") + "#\(card.id)"
-      let title = TextFit.cut("\(number) \(card.title)", width)
-      let titleStyled = palette.cyan(String(title.prefix(number.count))) + String(title.dropFirst(number.count))
-      cells.append(Cell(text: title, styled: column.isLast || isPending ? palette.dim(title) : titleStyled))
-      let details = CardRendering.summary(card, now: now)
-      if !details.isEmpty {
-        let text = TextFit.cut("  " + details, width)
-        cells.append(Cell(text: text, styled: palette.dim(text)))
+      let input = CardInput(card: card, width: width, dimmed: column.isLast, pending: isPending, colored: palette.enabled, day: day)
+      cells += cardCells.value(for: card.id, input: input) {
+        Self.cells(of: card, width: width, dimmed: column.isLast, pending: isPending, palette: palette, now: now)
       }
+    }
+    return cells
+  }
+
+  /// A card's title line, and its details (`@alice [bug] due 17:00`) when it has any.
+  static func cells(of card: Card, width: Int, dimmed: Bool, pending: Bool, palette: Palette, now: Date) -> [Cell] {
+    let number = (pending ? RenderContext<Card>.pendingMark + " " : "") + "#\(card.id)"
+    let title = TextFit.cut("\(number) \(card.title)", width)
+    let titleStyled = palette.cyan(String(title.prefix(number.count))) + String(title.dropFirst(number.count))
+    var cells = [Cell(text: title, styled: dimmed || pending ? palette.dim(title) : titleStyled)]
+    let details = CardRendering.summary(card, now: now)
+    if !details.isEmpty {
+      let text = TextFit.cut("  " + details, width)
+      cells.append(Cell(text: text, styled: palette.dim(text)))
     }
     return cells
   }

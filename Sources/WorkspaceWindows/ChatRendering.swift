@@ -12,27 +12,53 @@ enum ChatRendering {
     let pending = context.pending(channel.messages, in: \.messages)
     var lines = [" " + palette.dim(TextFit.cut("channels: " + channel.channels.joined(separator: ", "), width - 1)), ""]
     if channel.messages.isEmpty { lines.append(" " + palette.dim("(no messages yet: type `say hello`)")) }
+    let day = Calendar.current.startOfDay(for: now)
     for message in channel.messages {
-      let head = "\(DateText.time(message.at, now: now)) \(message.author)"
-      let prefix = "\(message.id). "
-      let margin = pending.contains(message.id) ? RenderContext<ChannelView>.pendingMark : " "
-      guard !message.deleted else {
-        lines.append(margin + palette.dim(prefix + head + ": (deleted)"))
-        continue
-      }
-      let text = linked(message.text, cards: channel.cards)
-      let wrapped = TextFit.wrap(text + (message.editedAt == nil ? "" : " (edited)"), max(10, width - 2 - DisplayWidth.of(head) - DisplayWidth.of(prefix) - 2))
-      for (index, line) in wrapped.enumerated() {
-        let indent = String(repeating: " ", count: DisplayWidth.of(prefix) + DisplayWidth.of(head) + 2)
-        if pending.contains(message.id) {
-          lines.append((index == 0 ? margin : " ") + palette.dim((index == 0 ? prefix + head + ": " : indent) + line))
-          continue
-        }
-        let lead = index == 0 ? palette.dim(prefix) + palette.bold(head) + ": " : indent
-        lines.append(" " + lead + highlight(line, people: channel.people, you: context.user, palette: palette))
+      let input = MessageInput(
+        message: message, width: width, titles: message.cards.map { channel.cards[String($0)] },
+        known: message.mentions.map(channel.people.contains), you: context.user, pending: pending.contains(message.id),
+        colored: palette.enabled, day: day)
+      lines += messageLines.value(for: message.id, input: input) {
+        Self.lines(of: message, channel: channel, you: context.user, pending: input.pending, width: width, palette: palette, now: now)
       }
     }
     return lines
+  }
+
+  /// What a message's lines depend on besides the message: the titles of the cards it links,
+  /// which of the people it mentions joined, whose window it is, and the day (a time reads
+  /// "17:05" today and "Fri 28 Nov 17:05" after).
+  struct MessageInput: Equatable {
+    let message: Message
+    let width: Int
+    let titles: [String?]
+    let known: [Bool]
+    let you: String?
+    let pending: Bool
+    let colored: Bool
+    let day: Date
+  }
+
+  /// The lines of each message as last drawn: a new message redraws one of many.
+  static let messageLines = RenderCache<Int, MessageInput, [String]>(capacity: 20_000)
+
+  /// One message: its number, time and author, then its text wrapped beside them.
+  static func lines(
+    of message: Message, channel: ChannelView, you: String?, pending: Bool, width: Int, palette: Palette, now: Date
+  ) -> [String] {
+    let head = "\(DateText.time(message.at, now: now)) \(message.author)"
+    let prefix = "\(message.id). "
+    let margin = pending ? RenderContext<ChannelView>.pendingMark : " "
+    guard !message.deleted else { return [margin + palette.dim(prefix + head + ": (deleted)")] }
+    let text = linked(message.text, cards: channel.cards)
+    let indentCells = DisplayWidth.of(prefix) + DisplayWidth.of(head) + 2
+    let wrapped = TextFit.wrap(text + (message.editedAt == nil ? "" : " (edited)"), max(10, width - 2 - indentCells))
+    let indent = String(repeating: " ", count: indentCells)
+    return wrapped.enumerated().map { index, line in
+      if pending { return (index == 0 ? margin : " ") + palette.dim((index == 0 ? prefix + head + ": " : indent) + line) }
+      let lead = index == 0 ? palette.dim(prefix) + palette.bold(head) + ": " : indent
+      return " " + lead + highlight(line, people: channel.people, you: you, palette: palette)
+    }
   }
 
   /// The text with each `#42` followed by its card's title: `#42 «Fix login»`.

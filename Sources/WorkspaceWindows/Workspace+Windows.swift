@@ -1,5 +1,6 @@
 import Workspace
 import ConcordApp
+import ConcordJSON
 import Foundation
 
 extension Workspace {
@@ -215,3 +216,9 @@ enum ChannelCommands {
     return .say(text: text)
   }
 }
+
+// A window decodes its scope's state after every change; a change leaves most cards, columns
+// and messages as they were, and these are taken from the last decode (`DecodeMemo`).
+extension Card: MemoizedDecodable {}
+extension ColumnView: MemoizedDecodable {}
+extension Message: MemoizedDecodable {}

@@ -42,6 +42,26 @@ import Testing
     try tmux.waitForScreen(containing: "↑↓ PgUp/PgDn")
   }
 
+  /// A board of 1,000 cards: the window opens at the top, End reaches the last card, PgUp walks
+  /// back a page at a time, and a card moved while scrolled shows where it went.
+  @Test func aThousandCardBoardScrollsToItsEndsAndKeepsUpWithChanges() throws {
+    let daemon = try Self.board(with: (1...1_000).map { "Task \($0)" })
+    defer { daemon.stopAndRemoveHome() }
+    let tmux = try Self.window(daemon, rows: 40)
+    defer { tmux.kill() }
+    try tmux.waitForScreen(containing: "#1 Task 1 ", "todo (1000)", "more below (PgDn)", timeout: 20)
+    try tmux.press("End")
+    try tmux.waitForScreen(containing: "#1000 Task 1000", "more above (PgUp)")
+    try tmux.press("PPage")
+    try tmux.waitForScreen(without: "#1000 Task 1000")
+    try tmux.waitForScreen(containing: "↑↓ PgUp/PgDn")
+    // Moved from the bottom of todo to doing: the top of the board says so at once.
+    try tmux.type("move 1000 doing")
+    try tmux.waitForScreen(containing: "✓ moved #1000 Task 1000 to doing")
+    try tmux.press("Home")
+    try tmux.waitForScreen(containing: "todo (999)", "doing (1/3)", "#1000 Task 1000")
+  }
+
   /// The cells a character of the screen takes, from Unicode's properties: marks, joiners and
   /// variation selectors none, emoji presentation and CJK two, a regional indicator (half a
   /// flag) one, the rest one.
