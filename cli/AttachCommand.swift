@@ -17,7 +17,7 @@ struct AttachCommand: ParsableCommand {
     discussion: """
       Type actions in the scope's own words (`help` lists them) or as JSON; `q` (or quit) \
       and Enter, or Ctrl-C, leaves. PgUp/PgDn, the mouse wheel, and Home/End on an empty line \
-      scroll; ←/→, Ctrl-A/E/W/K/U and Alt-B/F edit the line; Tab completes commands, card \
+      scroll (←/→ on an empty line, sideways); ←/→, Ctrl-A/E/W/K/U and Alt-B/F edit the line; Tab completes commands, card \
       numbers, columns, people and channels; ↑/↓ and Ctrl-R recall what was \
       typed before in this scope (kept in the home). `/open SCOPE` shows another scope in the \
       same window (`/join NAME` a chat channel). NO_COLOR turns colour off; with TERM=dumb \

@@ -17,6 +17,8 @@ final class FullScreenWindow {
   private var editor: LineEditor
   private var scroll: ScrollPosition
   private var helpScroll = ScrollPosition(followsEnd: false)
+  /// The cells the body is scrolled to the right by (← and → on an empty command line).
+  private var sideways = 0
   /// The last command's outcome, or a notice; it fades (``Feedback``).
   private var feedback: Feedback?
   /// What the connection last did, for the status line: why it was lost (while it is), or that
@@ -100,6 +102,11 @@ final class FullScreenWindow {
       return
     case .end where editor.isEmpty && editor.search == nil:
       withScroll { $0.toEnd() }
+      return
+    case .left where editor.isEmpty && editor.search == nil, .right where editor.isEmpty && editor.search == nil:
+      // Sideways, a third of the screen at a time: a board with more columns than fit.
+      let step = max(10, screen.size.columns / 3)
+      sideways = max(0, sideways + (key == .left ? -step : step))
       return
     case .escape where showingHelp && editor.search == nil:
       showingHelp = false
@@ -286,10 +293,14 @@ final class FullScreenWindow {
     var position = showingHelp ? helpScroll : scroll
     position.fit(lines: body.count, rows: bodyRows)
     if showingHelp { helpScroll = position } else { scroll = position }
-    for (row, index) in position.visible.enumerated() {
-      screen.draw(StyledLine(body[index]), row: 1 + row)
+    let lines = position.visible.map { StyledLine(body[$0]) }
+    // Not past the widest line shown: a scroll that went too far comes back.
+    let widest = lines.map(\.cells).max() ?? 0
+    sideways = min(sideways, max(0, widest - width))
+    for (row, line) in lines.enumerated() {
+      screen.draw(sideways > 0 ? line.dropping(cells: sideways) : line, row: 1 + row)
     }
-    if let more = moreText(position) {
+    if let more = moreText(position, moreLeft: sideways > 0, moreRight: widest - sideways > width) {
       let text = " " + more + " "
       screen.draw(StyledLine("\u{1B}[7m" + text + "\u{1B}[0m"), row: bodyRows, column: max(0, width - DisplayWidth.of(text)))
     }
@@ -320,14 +331,25 @@ final class FullScreenWindow {
     return window.lines(showing: session, width: width) ?? ["", "  (no state seen yet: waiting for the daemon)"]
   }
 
-  private func moreText(_ position: ScrollPosition) -> String? {
-    if position.newBelow > 0 { return "\(position.newBelow) new below (End)" }
-    switch (position.hasMoreAbove, position.hasMoreBelow) {
-    case (true, true): return "↑↓ PgUp/PgDn"
-    case (false, true): return "more below (PgDn)"
-    case (true, false): return "more above (PgUp)"
-    default: return nil
+  private func moreText(_ position: ScrollPosition, moreLeft: Bool, moreRight: Bool) -> String? {
+    var parts: [String] = []
+    if position.newBelow > 0 {
+      parts.append("\(position.newBelow) new below (End)")
+    } else {
+      switch (position.hasMoreAbove, position.hasMoreBelow) {
+      case (true, true): parts.append("↑↓ PgUp/PgDn")
+      case (false, true): parts.append("more below (PgDn)")
+      case (true, false): parts.append("more above (PgUp)")
+      default: break
+      }
     }
+    switch (moreLeft, moreRight) {
+    case (true, true): parts.append("← → more")
+    case (false, true): parts.append("more right (→)")
+    case (true, false): parts.append("more left (←)")
+    default: break
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: " · ")
   }
 
   /// `> ` and the line, scrolled sideways to keep the cursor in sight; or the history search.

@@ -1,3 +1,5 @@
+import ConcordApp
+
 /// A line as the apps' renderers write it — text with ANSI SGR codes (`ESC [ … m`) for bold,
 /// dim, underline, reverse and the eight colours — as runs of one style each, for a screen that
 /// draws with attributes rather than escape codes.
@@ -60,6 +62,36 @@ public struct StyledLine: Equatable, Sendable {
 
   /// The text without its styles.
   public var plain: String { runs.map(\.text).joined() }
+
+  /// The cells the line takes (``DisplayWidth``).
+  public var cells: Int { runs.reduce(0) { $0 + DisplayWidth.of($1.text) } }
+
+  /// The line without its first `cells` cells, for a view scrolled sideways: a wide character
+  /// cut in two leaves a space for its right half.
+  ///
+  /// ```swift
+  /// StyledLine("ab日本").dropping(cells: 3).plain   // " 本"
+  /// ```
+  public func dropping(cells: Int) -> StyledLine {
+    var left = cells
+    var kept: [Run] = []
+    for run in runs {
+      guard left > 0 else {
+        kept.append(run)
+        continue
+      }
+      var text = Substring(run.text)
+      while left > 0, let first = text.first {
+        left -= DisplayWidth.of(first)
+        text = text.dropFirst()
+      }
+      // The right half of a wide character shows as a space.
+      let padding = left < 0 ? String(repeating: " ", count: -left) : ""
+      left = max(0, left)
+      kept.append(Run(text: padding + text, style: run.style))
+    }
+    return StyledLine(runs: kept)
+  }
 
   private mutating func append(_ text: inout String, _ style: Style) {
     guard !text.isEmpty else { return }

@@ -62,6 +62,29 @@ import Testing
     try tmux.waitForScreen(containing: "todo (999)", "doing (1/3)", "#1000 Task 1000")
   }
 
+  /// A board with more columns than the window is wide scrolls sideways with ← and → on an
+  /// empty command line, and says which way there is more.
+  @Test func aBoardWiderThanTheWindowScrollsSideways() throws {
+    let daemon = try Self.board(with: ["First"])
+    defer { daemon.stopAndRemoveHome() }
+    let columns = (4...9).map { #"{"addColumn":{"name":"extra\#($0)"}}"# }.joined(separator: "\n") + "\n"
+    let added = try ConcordCLI.run(["attach", "board", "--json"], home: daemon.home, input: columns, app: "workspace")
+    #expect(added.status == 0, "\(added.error)")
+    let tmux = try Self.window(daemon, columns: 60, rows: 20)
+    defer { tmux.kill() }
+    try tmux.waitForScreen(containing: "#1 First", "more right (→)")
+    #expect(!tmux.screen(of: "w").contains("extra9"))
+    for _ in 0..<6 { try tmux.press("Right") }
+    try tmux.waitForScreen(containing: "extra9", "more left (←)")
+    try tmux.waitForScreen(without: "#1 First")
+    for _ in 0..<6 { try tmux.press("Left") }
+    try tmux.waitForScreen(containing: "#1 First", "more right (→)")
+    // On a line being typed, ← and → move the cursor, not the board.
+    try tmux.write("abc")
+    try tmux.press("Right", "Right", "Left")
+    try tmux.waitForScreen(containing: "#1 First", "> abc")
+  }
+
   /// The cells a character of the screen takes, from Unicode's properties: marks, joiners and
   /// variation selectors none, emoji presentation and CJK two, a regional indicator (half a
   /// flag) one, the rest one.
