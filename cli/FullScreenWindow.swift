@@ -84,6 +84,12 @@ final class FullScreenWindow {
     }
   }
 
+  /// The window's own words, after the scope's in `help`.
+  static let windowHelp = [
+    "", "/open SCOPE — show another scope here (/open card:1, /open chat:general)", "/join NAME — a chat channel",
+    "/dismiss — put away the action refused on replay that is shown", "help", "q, quit or Ctrl-C: leave",
+  ]
+
   // MARK: - Keys
 
   private func handle(_ key: Key) {
@@ -167,15 +173,22 @@ final class FullScreenWindow {
     // The window's own words: a whole line each, so that a chat line starting with one is said.
     let opening = words.count == 2 ? ["/open": "", "/join": "chat:"][words[0].lowercased()] : nil
     switch text.lowercased() {
+    case "/open":
+      feedback = Feedback("✗ /open takes a scope: /open card:1, /open chat:general, /open board", isError: true)
+    case "/join":
+      feedback = Feedback("✗ /join takes a channel: /join general", isError: true)
     case "q", "quit", "exit", "/q", "/quit":
       quit = true
     case "help", "?", "/help":
       showingHelp = !wasShowingHelp
       helpScroll = ScrollPosition(followsEnd: false)
     case "/dismiss":
+      // The refusal shown, the oldest: the next one shows in its place.
       do {
-        try session.outbox.dismissRefused(upTo: refusedOnReplay.last?.cseq)
-        feedback = Feedback(refusedOnReplay.isEmpty ? "nothing to dismiss" : "dismissed", isError: false)
+        try session.outbox.dismissRefused(upTo: refusedOnReplay.first?.cseq ?? 0)
+        let left = max(0, refusedOnReplay.count - 1)
+        feedback = Feedback(
+          refusedOnReplay.isEmpty ? "nothing to dismiss" : left > 0 ? "dismissed; \(left) more" : "dismissed", isError: false)
       } catch {
         feedback = Feedback("\(error)", isError: true)
       }
@@ -197,17 +210,25 @@ final class FullScreenWindow {
       typed[sent.cseq] = (text, action, Date())
       take(sent.events)
     } catch let failure as CommandFailure {
-      feedback = Feedback(failure.message, isError: true)
+      feedback = Feedback("✗ " + failure.message, isError: true)
     } catch {
-      feedback = Feedback("\(error)", isError: true)
+      feedback = Feedback("✗ \(error)", isError: true)
     }
   }
 
   /// Shows `scope` in this window instead of the one it shows: a session of its own, its own
-  /// history and scroll; the old one's connection closes.
+  /// history and scroll; the old one's connection closes. A scope the daemon says names nothing
+  /// (a channel not opened yet) is not switched to.
   private func switchTo(_ scope: String) {
     do {
       let (newSession, newWindow) = try open(scope)
+      if let refusal = try Self.refusal(of: newSession) {
+        newSession.close()
+        let hint = scope.hasPrefix("chat:") ? "; /channel \(scope.dropFirst(5)) opens it" : ""
+        feedback = Feedback("✗ \(refusal)\(hint)", isError: true)
+        return
+      }
+      session.close()
       session = newSession
       window = newWindow
       editor = LineEditor(history: (try? session.outbox.history(of: window.name)) ?? [])
@@ -215,13 +236,27 @@ final class FullScreenWindow {
       typed = [:]
       connectionNote = nil
       rendered = nil
-      take(try session.tick())
+      take(try session.tick() + session.socketReadable())
       feedback = Feedback("opened \(scope)", isError: false)
     } catch let failure as CommandFailure {
       feedback = Feedback(failure.message, isError: true)
     } catch {
       feedback = Feedback("\(error)", isError: true)
     }
+  }
+
+  /// Why the daemon will not show `session`'s scope, if it says so within a second of
+  /// attaching; nil when it shows it, or is away (offline, any scope may be opened).
+  private static func refusal(of session: WindowSession) throws -> String? {
+    var events = try session.tick()
+    let deadline = Date().addingTimeInterval(1)
+    while session.isConnected, session.confirmed == nil || session.seq == nil, Date() < deadline {
+      if case let .error(text)? = events.first(where: { if case .error = $0 { true } else { false } }) { return text }
+      _ = waitForInput(socket: session.fileDescriptor, milliseconds: 50, watchingInput: false)
+      events += try session.socketReadable()
+    }
+    if case let .error(text)? = events.first(where: { if case .error = $0 { true } else { false } }) { return text }
+    return nil
   }
 
   // MARK: - Events
@@ -266,8 +301,11 @@ final class FullScreenWindow {
       case .connected:
         // "back" only after a loss: the first connection is no news.
         connectionNote = connectionNote.map { _ in Feedback("back", isError: false) }
+        // What was queued is being sent (by this window or another): that it was is old news.
+        if feedback?.queued != nil { feedback = nil }
       case let .error(text):
-        feedback = Feedback(text, isError: true)
+        // Not about a line typed (those come with their cseq): about the connection.
+        connectionNote = Feedback(text, isError: true)
       case .stateChanged, .message:
         break
       }
@@ -300,13 +338,14 @@ final class FullScreenWindow {
     for (row, line) in lines.enumerated() {
       screen.draw(sideways > 0 ? line.dropping(cells: sideways) : line, row: 1 + row)
     }
+    // In the title bar, where it hides nothing of the body.
     if let more = moreText(position, moreLeft: sideways > 0, moreRight: widest - sideways > width) {
       let text = " " + more + " "
-      screen.draw(StyledLine("\u{1B}[7m" + text + "\u{1B}[0m"), row: bodyRows, column: max(0, width - DisplayWidth.of(text)))
+      screen.draw(StyledLine("\u{1B}[7;1m" + text + "\u{1B}[0m"), row: 0, column: max(0, width - DisplayWidth.of(text)))
     }
-    if let last = refusedOnReplay.last {
-      let more = refusedOnReplay.count > 1 ? "(\(refusedOnReplay.count) refused) " : ""
-      screen.draw(StyledLine("\u{1B}[31m" + TextFit.cut(" " + more + last.notice, width) + "\u{1B}[0m"), row: rows - 4)
+    if let oldest = refusedOnReplay.first {
+      let count = refusedOnReplay.count > 1 ? "(1 of \(refusedOnReplay.count)) " : ""
+      screen.draw(StyledLine("\u{1B}[31m" + TextFit.cut(" " + count + oldest.notice, width) + "\u{1B}[0m"), row: rows - 4)
     }
     if let question = unconfirmed?.question {
       let text = TextFit.cut(" \(question)? y and Enter does it; anything else keeps it", width)
@@ -326,7 +365,7 @@ final class FullScreenWindow {
       let fits = window.help.count + 5 <= rows
       let words = fits ? window.help : window.briefHelp + ["(concord words \(session.scope) shows an example of each)"]
       return ["", " The words of \(session.scope) (Esc or Enter goes back; PgUp/PgDn scroll):", ""]
-        + (words + ["help", "q, quit or Ctrl-C: leave"]).map { "   " + $0 }
+        + (words + Self.windowHelp).map { "   " + $0 }
     }
     return window.lines(showing: session, width: width) ?? ["", "  (no state seen yet: waiting for the daemon)"]
   }
@@ -374,10 +413,13 @@ final class FullScreenWindow {
     if !session.isConnected, case .rolledBack? = session.divergence { connection += " (the daemon's log went back)" }
     if let note = connectionNote, !session.isConnected || !note.isError, !note.hasFaded { connection += " (\(note.text))" }
     let seq = session.seq.map { "seq \($0)" } ?? "no state yet"
-    let user = session.user ?? "?"
+    let user = session.userName
     let pending = session.shown?.pending.count ?? 0
     let waiting = (pending > 0 ? "\(RenderContext<Int>.pendingMark) \(pending) pending · " : "") + "\(session.waitingCount) waiting"
-    return " \(connection) · \(seq) · \(user) · \(waiting) · help · q to quit"
+    let status = " \(connection) · \(seq) · \(user) · \(waiting)"
+    // The reminder of the keys only when there is room for it: the rest matters more.
+    let keys = " · help · q to quit"
+    return DisplayWidth.of(status + keys) <= screen.size.columns ? status + keys : status
   }
 }
 

@@ -94,7 +94,7 @@ struct LineWindow {
     case let .answered(cseq, .applied): "ok: " + (typed.removeValue(forKey: cseq) ?? "done")
     case let .answered(cseq, .refused(reason)): "refused: " + (typed.removeValue(forKey: cseq).map { "\($0): " } ?? "") + reason
     case .replayed(_, .refused): nil  // told as a refusal on replay, until dismissed
-    case let .replayed(action, outcome): "sent queued action for \(action.scope): \(outcome)"
+    case let .replayed(action, _): "replayed: \(action.typed ?? action.action.jsonText) (\(action.scope))"
     case let .queued(_, waiting): "offline: queued (\(waiting) waiting)"
     case let .disconnected(reason): "disconnected: \(reason)"
     case .connected: "connected"

@@ -10,7 +10,7 @@ extension WindowScope {
   func lines(showing session: WindowSession, width: Int) -> [String]? {
     guard let shown = session.shown else { return nil }
     let context = RenderContext<JSONValue>(
-      width: width, confirmed: shown.pending.isEmpty ? nil : shown.confirmed, user: session.user)
+      width: width, confirmed: shown.pending.isEmpty ? nil : shown.confirmed, user: session.userName)
     return render(shown.state, context)
   }
 }
@@ -18,7 +18,7 @@ extension WindowScope {
 extension RefusedAction {
   /// One line for a person: what was refused, where, and why; and how to put it away.
   var notice: String {
-    "✗ `\(text)` (\(scope), queued offline) was refused: \(reason) · /dismiss"
+    "✗ refused on replay: \(reason) — `\(text)` (\(scope)) · /dismiss"
   }
 }
 

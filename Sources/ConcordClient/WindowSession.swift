@@ -89,7 +89,7 @@ public final class WindowSession {
     let queued = ((try? outbox.queued()) ?? []).filter { $0.scope == scope && (!isConnected || unanswered.contains($0.cseq)) }
     guard !queued.isEmpty else { return Shown(state: confirmed, confirmed: confirmed) }
     // As the daemon will sign them: this account, at about the time they were typed.
-    let user = self.user ?? Account.current.nfc
+    let user = userName
     let pending = queued.map { PendingAction(action: $0.action, origin: ActionOrigin(user: user, window: "", at: JSONDate.rounded($0.queuedAt))) }
     guard let prediction = app?.predict(scope, confirmed, pending) else {
       return Shown(state: confirmed, confirmed: confirmed, pending: queued)
@@ -245,6 +245,19 @@ public final class WindowSession {
     try? saveSeen()
   }
 
+  /// Leaves the daemon now (the window shows another scope): its presence ends at once rather
+  /// than when the daemon stops hearing from it. The state last seen is kept.
+  public func close() {
+    try? saveSeen()
+    connection?.close()
+    connection = nil
+    nextAttempt = .distantFuture
+  }
+
+  /// Who the daemon says this window's person is, or, before it said so, who it will say: this
+  /// account.
+  public var userName: String { user ?? Account.current.nfc }
+
   /// Sends the queue; the events of its answers, and how the daemon's log does not carry on
   /// from what this home witnessed, if it does not.
   private func replay() throws(ClientError) -> ([Event], LogDivergence?) {
@@ -292,7 +305,8 @@ public final class WindowSession {
     if case let .local(reason)? = error as? ClientError { throw .local(reason) }
     try saveSeen()
     nextAttempt = Date().addingTimeInterval(backoff)
-    backoff = min(backoff * 2, 5)
+    // At most 2 s between tries: a window should find its daemon soon after it is back.
+    backoff = min(backoff * 2, 2)
     let reason = (error as? ClientError)?.description ?? "\(error)"
     return wasConnected ? [.disconnected(reason: reason), .stateChanged] : []
   }

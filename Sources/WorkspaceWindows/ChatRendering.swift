@@ -11,7 +11,7 @@ enum ChatRendering {
     let width = context.width
     let pending = context.pending(channel.messages, in: \.messages)
     var lines = [" " + palette.dim(TextFit.cut("channels: " + channel.channels.joined(separator: ", "), width - 1)), ""]
-    if channel.messages.isEmpty { lines.append(" " + palette.dim("(no messages yet: type `say hello`)")) }
+    if channel.messages.isEmpty { lines.append(" " + palette.dim("(no messages yet: type a line to say it)")) }
     let day = Calendar.current.startOfDay(for: now)
     for message in channel.messages {
       let input = MessageInput(
@@ -50,7 +50,9 @@ enum ChatRendering {
     let prefix = "\(message.id). "
     let margin = pending ? RenderContext<ChannelView>.pendingMark : " "
     guard !message.deleted else { return [margin + palette.dim(prefix + head + ": (deleted)")] }
-    let text = linked(message.text, cards: channel.cards)
+    // A pending message may link a card the channel has not linked yet: its title comes with the
+    // daemon's answer, and until then the card is not called missing.
+    let text = linked(message.text, cards: channel.cards, missing: pending ? nil : "no such card")
     let indentCells = DisplayWidth.of(prefix) + DisplayWidth.of(head) + 2
     let wrapped = TextFit.wrap(text + (message.editedAt == nil ? "" : " (edited)"), max(10, width - 2 - indentCells))
     let indent = String(repeating: " ", count: indentCells)
@@ -61,11 +63,14 @@ enum ChatRendering {
     }
   }
 
-  /// The text with each `#42` followed by its card's title: `#42 «Fix login»`.
-  static func linked(_ text: String, cards: [String: String]) -> String {
+  /// The text with each `#42` followed by its card's title: `#42 «Fix login»`; a card without
+  /// one is followed by `missing`, or by nothing when that is nil.
+  static func linked(_ text: String, cards: [String: String], missing: String? = "no such card") -> String {
     text.split(separator: " ", omittingEmptySubsequences: false).map { word in
-      guard case let .card(number)? = Message.reference(in: word) else { return String(word) }
-      return "\(word) «\(cards[String(number)] ?? "no such card")»"
+      guard case let .card(number)? = Message.reference(in: word), let title = cards[String(number)] ?? missing else {
+        return String(word)
+      }
+      return "\(word) «\(title)»"
     }.joined(separator: " ")
   }
 

@@ -79,6 +79,8 @@ public enum DueDateWords {
       switch word {
       case "today": return today
       case "tomorrow": return try day(after: today, 1, calendar)
+      // Read, so that it is refused as a date that has passed rather than as a word unknown.
+      case "yesterday": return try day(after: today, -1, calendar)
       default: break
       }
       if let index = weekdays.firstIndex(where: { $0 == word || $0.prefix(3) == word }) {

@@ -1,3 +1,4 @@
+import ConcordApp
 import Foundation
 import Workspace
 
@@ -6,14 +7,15 @@ import Workspace
 enum Outcomes {
   static func board(_ action: BoardAction, _ view: BoardView) -> String? {
     let cards = view.columns.flatMap { column in column.cards.map { ($0, column.name) } }
-    func title(_ id: Int) -> String { cards.first { $0.0.id == id }.map { "#\(id) \($0.0.title)" } ?? "#\(id)" }
+    // A long title is cut: what happened to the card comes after it.
+    func title(_ id: Int) -> String { cards.first { $0.0.id == id }.map { "#\(id) \(TextFit.cut($0.0.title, 30))" } ?? "#\(id)" }
     switch action {
     case let .addCard(title, column):
       // The newest card of that title: the one this action added.
       let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
       let added = cards.filter { $0.0.title == trimmed && (column == nil || $0.1.caseInsensitiveCompare(column!) == .orderedSame) }
         .max { $0.0.id < $1.0.id }
-      return added.map { "added #\($0.0.id) \($0.0.title) to \($0.1)" }
+      return added.map { "added #\($0.0.id) \(TextFit.cut($0.0.title, 30)) to \($0.1)" }
     case let .moveCard(id, column, position):
       let name = view.columns.first { $0.name.caseInsensitiveCompare(column) == .orderedSame }?.name ?? column
       return "moved \(title(id)) to \(name)" + (position.map { " at position \($0)" } ?? "")

@@ -21,9 +21,11 @@ import Testing
     try board.type("move 1 done")
     try board.type("label 2 urgent")
     // A card that does not exist: the board's own reducer says so at once; it is queued all the
-    // same, for the daemon decides.
+    // same, for the daemon decides. And one the daemon will refuse although it shows here: the
+    // label is taken while offline in another way, below.
+    try board.type("label 1 urgent")
     try board.type("move 9 done")
-    try board.waitForScreen(containing: "◌ #3 Offline card", "◌ #1 Write docs", "◌ #2 Fix login", "[urgent]", "◌ 4 pending")
+    try board.waitForScreen(containing: "◌ #3 Offline card", "◌ #1 Write docs", "◌ #2 Fix login", "[urgent]", "◌ 5 pending")
     #expect(board.screen(of: "w").contains("likely be refused: there is no card #9"))
     // The move shows where it goes: #1 is in done, the last column, dimmed.
     #expect(Self.column(of: "#1 Write docs", in: board.screen(of: "w")) == 2)
@@ -32,19 +34,30 @@ import Testing
     let second = try TerminalWindowTests.window(daemon)
     defer { second.kill() }
     try second.waitForScreen(containing: "◌ #3 Offline card", "◌ #1 Write docs", "OFFLINE")
+    #expect(!second.screen(of: "w").contains(" ? "), "a window opened offline knows whose it is")
+    // The same label again, from the other window: the daemon takes the first and refuses this.
+    try second.type("label 1 urgent")
 
     daemon = try DaemonProcess(home: home, app: "workspace").start()
     for window in [board, second] {
       try window.waitForScreen(containing: "#3 Offline card", "connected", "0 waiting", timeout: 20)
       try window.waitForScreen(without: "◌ #")
-      // Refused on replay: said in every window of the home, with the daemon's reason.
-      try window.waitForScreen(containing: "✗ `move 9 done` (board, queued offline) was refused: there is no card #9")
+      // Refused on replay: said in every window of the home, with the daemon's reason, the
+      // oldest first.
+      try window.waitForScreen(containing: "(1 of 2) ✗ refused on replay: there is no card #9 — `move 9 done` (board)")
+      // The notice that it was queued is old news once the daemon is back.
+      try window.waitForScreen(without: "queued while offline")
     }
     #expect(Self.column(of: "#1 Write docs", in: board.screen(of: "w")) == 2)
 
-    // Dismissed in one window, it goes from both.
+    // Dismissed in one window, it goes from both, and the next shows.
     try second.type("/dismiss")
-    for window in [board, second] { try window.waitForScreen(without: "move 9 done` (board") }
+    for window in [board, second] {
+      try window.waitForScreen(containing: "✗ refused on replay: #1 already has the label urgent — `label 1 urgent` (board)")
+      #expect(!window.screen(of: "w").contains("1 of"))
+    }
+    try board.type("/dismiss")
+    for window in [board, second] { try window.waitForScreen(without: "refused on replay") }
   }
 
   /// Which column (0, 1, 2 from the left) of the board shows `text`.

@@ -1,4 +1,6 @@
+import ConcordWire
 import Foundation
+import Workspace
 import Testing
 
 /// A Workspace window as a person uses it, in a real terminal (tmux): a long board scrolls, wide
@@ -211,8 +213,21 @@ import Testing
     let tmux = try Self.window(daemon)
     defer { tmux.kill() }
     try tmux.waitForScreen(containing: "#1 Only card", "connected")
+    // A channel not opened yet is not switched to; the window says how to open it.
+    try tmux.type("/join random")
+    try tmux.waitForScreen(containing: "/channel random opens it", "#1 Only card")
+    try tmux.type("/open")
+    try tmux.waitForScreen(containing: "✗ /open takes a scope")
     try tmux.type("/open chat:general")
     try tmux.waitForScreen(containing: " chat:general", "opened chat:general")
+    // The window left the board: the daemon's presence says so at once, not when a ping fails.
+    let deadline = Date().addingTimeInterval(5)
+    var scopes: [String] = []
+    repeat {
+      let presence = try JSONValue(parsing: try ConcordCLI.run(["state", "presence"], home: daemon.home, app: "workspace").output)
+      scopes = try presence.decode(Presence.self).windows.flatMap(\.scopes)
+    } while scopes != ["chat:general"] && Date() < deadline
+    #expect(scopes == ["chat:general"])
     try tmux.type("channel is noisy today")
     try tmux.waitForScreen(containing: "channel is noisy today", "✓ channel is noisy today")
     try tmux.type("q is a letter")
