@@ -26,9 +26,13 @@ struct LineWindow {
     while true {
       for event in events {
         if let line = Self.line(for: event, typed: &typed) { Terminal.write(line + "\n") }
+        // The app's reducer may already see that the daemon will refuse it.
+        if case let .queued(cseq, _) = event, let reason = session.shown?.refusals[cseq] {
+          Terminal.write("  it will likely be refused: \(reason)\n")
+        }
       }
       events = []
-      let lines = window.lines(showing: session, width: 80).map { $0.map { StyledLine($0).plain } }
+      let lines = window.lines(showing: session, width: Terminal.columns).map { $0.map { StyledLine($0).plain } }
       if let lines, lines != shown {
         Terminal.write(lines.joined(separator: "\n") + "\n")
         shown = lines

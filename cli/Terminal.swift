@@ -9,6 +9,13 @@ import Glibc
 enum Terminal {
   static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
+  /// The columns of the terminal on standard output; else `COLUMNS`; else 80.
+  static var columns: Int {
+    var size = winsize()
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+    return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).map { max(20, $0) } ?? 80
+  }
+
   static func write(_ text: String) {
     var bytes = Array(text.utf8)
     var offset = 0

@@ -282,6 +282,9 @@ import Testing
     let tmux = try Self.window(daemon, environment: "TERM=dumb")
     defer { tmux.kill() }
     try tmux.waitForScreen(containing: "#1 Plain", "type `help`")
+    // Drawn as wide as the terminal (100 columns), not a fixed 80.
+    let header = try #require(tmux.screen(of: "w").split(separator: "\n").first { $0.contains("done (") })
+    #expect(header.distance(from: header.startIndex, to: header.range(of: "done (")!.lowerBound) > 60, "\(header)")
     try tmux.type(#"add "Typed in line mode""#)
     try tmux.waitForScreen(containing: #"ok: add "Typed in line mode""#, "#2 Typed in line mode")
     try tmux.type("move 9 done")
