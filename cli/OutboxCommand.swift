@@ -64,8 +64,12 @@ struct OutboxCommand: ParsableCommand {
     func run() throws {
       let layout = options.layout
       let outbox = try Outbox.open(home: layout)
+      // Before the welcome: a window of the home may witness a newer entry meanwhile.
+      let witnessed = try outbox.witnessSnapshot()
       let connection = try ClientConnection(socket: layout.socket, presence: false)
-      let report = try OutboxSync.run(outbox, over: connection, force: force, acceptRollback: acceptRollback) {
+      let report = try OutboxSync.run(
+        outbox, over: connection, force: force, acceptRollback: acceptRollback, witnessedBefore: witnessed
+      ) {
         action, outcome in
         print("\(action.cseq)\t\(action.scope)\t\(outcome)")
       }

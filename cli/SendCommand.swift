@@ -36,6 +36,8 @@ struct SendCommand: ParsableCommand {
     let outbox = try Outbox.open(home: options.layout)
     let queued = try outbox.enqueue(scope: scope, action: json, typed: action.hasPrefix("{") ? nil : action)
     let connection: ClientConnection
+    // Before the welcome: a window of the home may witness a newer entry meanwhile.
+    let witnessed = try outbox.witnessSnapshot()
     do {
       connection = try ClientConnection(socket: options.layout.socket, presence: false)
     } catch {
@@ -46,7 +48,7 @@ struct SendCommand: ParsableCommand {
       throw CommandFailure(error)
     }
     var mine: OutboxSync.Outcome?
-    let report = try OutboxSync.run(outbox, over: connection) { action, outcome in
+    let report = try OutboxSync.run(outbox, over: connection, witnessedBefore: witnessed) { action, outcome in
       if action.cseq == queued.cseq {
         mine = outcome
       } else {

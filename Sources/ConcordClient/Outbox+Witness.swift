@@ -11,6 +11,19 @@ import GRDB
 /// `concord outbox sync --force` or `--accept-rollback`). Raising it is not synced to disk: a
 /// power cut can only make it lower, so it may miss a rollback, never report a false one.
 extension Outbox {
+  /// What this home had witnessed at one moment: taken before connecting, to compare the
+  /// daemon's welcome with (``OutboxSync/run(_:over:force:acceptRollback:witnessedBefore:attached:other:onResult:)``).
+  /// Read after the welcome instead, it may hold an entry another window of the home was
+  /// answered with since — which is no rollback.
+  public struct WitnessSnapshot: Sendable {
+    public let position: LogPosition?
+  }
+
+  /// What this home has witnessed now (``WitnessSnapshot``).
+  public func witnessSnapshot() throws(ClientError) -> WitnessSnapshot {
+    WitnessSnapshot(position: try witnessed())
+  }
+
   /// The highest position this home has witnessed; nil before its first sync.
   public func witnessed() throws(ClientError) -> LogPosition? {
     try reading { db in try witnessed(in: db) }

@@ -45,12 +45,16 @@ public enum OutboxSync {
   ///   - force: send even when the daemon's log is not the one last synced with (replaced).
   ///   - acceptRollback: send even when the daemon's log ends before what this home has seen.
   ///   Either way the daemon's position becomes the one witnessed.
+  ///   - witnessedBefore: what the home had witnessed before `connection` was made
+  ///     (``Outbox/witnessSnapshot()``); when nil, it is read now, which is right only when no
+  ///     other window of the home can be answered meanwhile.
   ///   - attached: the scopes already attached on this connection; those the actions need are
   ///     attached and added.
   ///   - other: every other message that arrives meanwhile (a window's updates).
   ///   - onResult: called as each action is answered.
   public static func run(
     _ outbox: Outbox, over connection: ClientConnection, force: Bool = false, acceptRollback: Bool = false,
+    witnessedBefore: Outbox.WitnessSnapshot? = nil,
     attached: inout Set<String>, other: (ServerMessage) -> Void = { _ in },
     onResult: (QueuedAction, Outcome) -> Void = { _, _ in }
   ) throws(ClientError) -> Report {
@@ -59,7 +63,9 @@ public enum OutboxSync {
     // Where the log stands now: a connection used for many syncs has seen it grow since its
     // welcome, and this home witnessed that growth.
     let daemon = LogPosition(logID: connection.welcome.logID, seq: connection.newestSeq)
-    switch LogDivergence.between(witnessed: try outbox.witnessed(), daemon: daemon) {
+    let witnessed: LogPosition?
+    if let witnessedBefore { witnessed = witnessedBefore.position } else { witnessed = try outbox.witnessed() }
+    switch LogDivergence.between(witnessed: witnessed, daemon: daemon) {
     case nil:
       try outbox.witness(daemon)
     case .replaced? where force || queued.isEmpty, .rolledBack? where acceptRollback:
@@ -83,11 +89,13 @@ public enum OutboxSync {
   /// Replays with no window around it.
   public static func run(
     _ outbox: Outbox, over connection: ClientConnection, force: Bool = false, acceptRollback: Bool = false,
+    witnessedBefore: Outbox.WitnessSnapshot? = nil,
     onResult: (QueuedAction, Outcome) -> Void = { _, _ in }
   ) throws(ClientError) -> Report {
     var attached: Set<String> = []
     return try run(
-      outbox, over: connection, force: force, acceptRollback: acceptRollback, attached: &attached, onResult: onResult)
+      outbox, over: connection, force: force, acceptRollback: acceptRollback, witnessedBefore: witnessedBefore,
+      attached: &attached, onResult: onResult)
   }
 
   /// Attaches `scope` and waits for its snapshot; the daemon's reason when it has no such scope.

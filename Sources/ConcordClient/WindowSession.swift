@@ -113,10 +113,12 @@ public final class WindowSession {
     if seenUnsaved, now.timeIntervalSince(seenSavedAt) >= 1 { try saveSeen(at: now) }
     guard connection == nil, now >= nextAttempt else { return [] }
     do {
+      // Before the welcome: another window of the home may witness a newer entry meanwhile.
+      let witnessed = try outbox.witnessSnapshot()
       let connection = try ClientConnection(socket: home.socket, presence: true)
       self.connection = connection
       attached = []
-      let (replayed, divergence) = try replay()
+      let (replayed, divergence) = try replay(witnessedBefore: witnessed)
       let news: [Event] = divergence != self.divergence ? divergence.map { [.logDiverged($0), .stateChanged] } ?? [] : []
       self.divergence = divergence
       if case .rolledBack? = divergence {
@@ -260,11 +262,13 @@ public final class WindowSession {
 
   /// Sends the queue; the events of its answers, and how the daemon's log does not carry on
   /// from what this home witnessed, if it does not.
-  private func replay() throws(ClientError) -> ([Event], LogDivergence?) {
+  private func replay(witnessedBefore: Outbox.WitnessSnapshot) throws(ClientError) -> ([Event], LogDivergence?) {
     guard let connection else { return ([], nil) }
     var events: [Event] = []
     var other: [ServerMessage] = []
-    let report = try OutboxSync.run(outbox, over: connection, attached: &attached, other: { other.append($0) }) {
+    let report = try OutboxSync.run(
+      outbox, over: connection, witnessedBefore: witnessedBefore, attached: &attached, other: { other.append($0) }
+    ) {
       events.append(.replayed($0, $1))
     }
     unanswered = []

@@ -24,4 +24,27 @@ import Testing
     #expect(try outbox.queued().isEmpty)
     #expect(connection.newestSeq > connection.welcome.seq)
   }
+
+  /// A window connects and is welcomed at seq N; before it compares, another window of the home
+  /// is answered with N+1 and witnesses it. The log did not go back: what the home had witnessed
+  /// before the connection is what the welcome answers.
+  @Test func anEntryWitnessedByAnotherWindowAfterTheWelcomeIsNoRollback() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let home = ConcordHome(daemon.home)
+    let outbox = try Outbox.open(home: home)
+    _ = try OutboxSync.run(outbox, over: ClientConnection(socket: home.socket, presence: false))
+    let before = try outbox.witnessSnapshot()
+    let late = try ClientConnection(socket: home.socket, presence: false)
+    defer { late.close() }
+    // Another window of the home, answered after the late one's welcome.
+    let other = try ClientConnection(socket: home.socket, presence: false)
+    try outbox.enqueue(scope: "counter", action: ["increment": [:]])
+    _ = try OutboxSync.run(outbox, over: other)
+    other.close()
+    #expect(try outbox.witnessed()?.seq ?? 0 > late.welcome.seq)
+
+    let report = try OutboxSync.run(outbox, over: late, witnessedBefore: before)
+    #expect(report.divergence == nil, "\(String(describing: report.divergence))")
+  }
 }
