@@ -29,8 +29,16 @@ public enum DisplayWidth {
   /// The cells of one scalar, as part of a character.
   static func of(_ scalar: Unicode.Scalar) -> Int {
     if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F ? 0 : 1 }
+    if scalar.value < 0x10000 { return Int(basicPlane[Int(scalar.value)]) }
     // Controls and unassigned scalars (-1) are never drawn as they are.
     return max(0, Int(concord_cell_width(scalar.value)))
+  }
+
+  /// The cells of every scalar of the Basic Multilingual Plane, asked of the C library once:
+  /// measuring is on every redraw's path, and the library's answer does not change.
+  private static let basicPlane: [UInt8] = (0..<0x10000).map { value in
+    // Surrogates are no scalars; the C library counts them as nothing drawn.
+    UInt8(max(0, concord_cell_width(UInt32(value))))
   }
 
   /// The cells of one character.

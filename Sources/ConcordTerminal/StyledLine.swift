@@ -43,20 +43,29 @@ public struct StyledLine: Equatable, Sendable {
   public init(_ text: String) {
     var style = Style.plain
     var current = ""
-    var scalars = text.unicodeScalars.makeIterator()
-    while let scalar = scalars.next() {
+    let scalars = text.unicodeScalars
+    var index = scalars.startIndex
+    // Plain text is taken a stretch at a time, not a scalar at a time: a line is mostly text.
+    var stretch = index
+    while index < scalars.endIndex {
+      let scalar = scalars[index]
+      if scalar.value >= 0x20, scalar.value != 0x7F, !(0x80...0x9F).contains(scalar.value) {
+        index = scalars.index(after: index)
+        continue
+      }
+      current.unicodeScalars.append(contentsOf: scalars[stretch..<index])
+      index = scalars.index(after: index)
       if scalar == "\u{1B}" {
-        guard let (parameters, final) = Self.controlSequence(&scalars) else { continue }
-        if final == "m" {
+        if let (parameters, final) = Self.controlSequence(scalars, at: &index), final == "m" {
           append(&current, style)
           Self.apply(parameters, to: &style)
         }
       } else if scalar == "\t" {
         current.unicodeScalars.append(" ")
-      } else if scalar.value >= 0x20, scalar.value != 0x7F, !(0x80...0x9F).contains(scalar.value) {
-        current.unicodeScalars.append(scalar)
       }
+      stretch = index
     }
+    current.unicodeScalars.append(contentsOf: scalars[stretch..<index])
     append(&current, style)
   }
 
@@ -103,15 +112,23 @@ public struct StyledLine: Equatable, Sendable {
     text = ""
   }
 
-  /// After an ESC: a CSI sequence's parameters and final character, or nil for anything else,
-  /// which is skipped whole (an OSC, such as a window title, up to its BEL or ST).
-  private static func controlSequence(_ scalars: inout String.UnicodeScalarView.Iterator) -> (String, Unicode.Scalar)? {
-    let introducer = scalars.next()
+  /// After an ESC (at `index`, which it moves past the sequence): a CSI sequence's parameters
+  /// and final character, or nil for anything else, which is skipped whole (an OSC, such as a
+  /// window title, up to its BEL or ST).
+  private static func controlSequence(
+    _ scalars: String.UnicodeScalarView, at index: inout String.UnicodeScalarView.Index
+  ) -> (String, Unicode.Scalar)? {
+    func next() -> Unicode.Scalar? {
+      guard index < scalars.endIndex else { return nil }
+      defer { index = scalars.index(after: index) }
+      return scalars[index]
+    }
+    let introducer = next()
     if introducer == "]" {
-      while let scalar = scalars.next() {
+      while let scalar = next() {
         if scalar == "\u{07}" { break }
         if scalar == "\u{1B}" {
-          _ = scalars.next()  // the backslash of ST
+          _ = next()  // the backslash of ST
           break
         }
       }
@@ -119,7 +136,7 @@ public struct StyledLine: Equatable, Sendable {
     }
     guard introducer == "[" else { return nil }
     var parameters = ""
-    while let scalar = scalars.next() {
+    while let scalar = next() {
       if (0x40...0x7E).contains(scalar.value) { return (parameters, scalar) }
       parameters.unicodeScalars.append(scalar)
     }
