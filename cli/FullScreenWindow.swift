@@ -42,7 +42,7 @@ final class FullScreenWindow {
   /// command line, not the scope (rendering a big board takes milliseconds). Dropped whenever
   /// the session says anything, a line is entered, the scope or the help changes, and once a
   /// second.
-  private var rendered: (width: Int, rows: Int, lines: [String])?
+  private var rendered: (width: Int, rows: Int, shown: Range<Int>?, lines: [String])?
 
   init(
     session: WindowSession, window: WindowScope, colors: Bool, open: @escaping (String) throws -> (WindowSession, WindowScope)
@@ -150,6 +150,8 @@ final class FullScreenWindow {
 
   private func withScroll(_ change: (inout ScrollPosition) -> Void) {
     if showingHelp { change(&helpScroll) } else { change(&scroll) }
+    // The renderer drew only the lines that were shown.
+    rendered = nil
   }
 
   private func execute(_ line: String) {
@@ -319,16 +321,25 @@ final class FullScreenWindow {
     let (width, rows) = screen.size
     screen.erase()
     screen.draw(StyledLine("\u{1B}[7m" + TextFit.pad(" \(session.scope)", width) + "\u{1B}[0m"), row: 0)
-    let body: [String]
     if rendered == nil { refusedOnReplay = (try? session.outbox.refusedOnReplay()) ?? refusedOnReplay }
     let bodyRows = max(1, rows - 4 - (refusedOnReplay.isEmpty ? 0 : 1))
+    var body: [String]
+    var position = showingHelp ? helpScroll : scroll
     if let rendered, rendered.width == width, rendered.rows == bodyRows {
       body = rendered.lines
     } else {
-      body = bodyLines(width: width, rows: bodyRows)
-      rendered = (width, bodyRows, body)
+      // Only the lines shown are drawn by the renderer: where the scroll was, and again where
+      // it lands when the body's new length moved it (a conversation following its end).
+      var shown = position.top..<(position.top + bodyRows)
+      body = bodyLines(width: width, rows: bodyRows, shown: shown)
+      var landed = position
+      landed.fit(lines: body.count, rows: bodyRows)
+      if !shown.contains(landed.visible) {
+        shown = landed.visible
+        body = bodyLines(width: width, rows: bodyRows, shown: shown)
+      }
+      rendered = (width, bodyRows, shown, body)
     }
-    var position = showingHelp ? helpScroll : scroll
     position.fit(lines: body.count, rows: bodyRows)
     if showingHelp { helpScroll = position } else { scroll = position }
     let lines = position.visible.map { StyledLine(body[$0]) }
@@ -359,7 +370,7 @@ final class FullScreenWindow {
     screen.refresh()
   }
 
-  private func bodyLines(width: Int, rows: Int) -> [String] {
+  private func bodyLines(width: Int, rows: Int, shown: Range<Int>) -> [String] {
     if showingHelp {
       // The whole list when it fits; else the words alone (`concord words` has the examples).
       let fits = window.help.count + 5 <= rows
@@ -367,7 +378,7 @@ final class FullScreenWindow {
       return ["", " The words of \(session.scope) (Esc or Enter goes back; PgUp/PgDn scroll):", ""]
         + (words + Self.windowHelp).map { "   " + $0 }
     }
-    return window.lines(showing: session, width: width) ?? ["", "  (no state seen yet: waiting for the daemon)"]
+    return window.lines(showing: session, width: width, rows: shown) ?? ["", "  (no state seen yet: waiting for the daemon)"]
   }
 
   private func moreText(_ position: ScrollPosition, moreLeft: Bool, moreRight: Bool) -> String? {

@@ -7,10 +7,13 @@ extension WindowScope {
   /// The scope as `session` shows it, drawn `width` columns wide: the daemon's state with the
   /// actions still pending on top, marked as pending by the app's renderer. Nil before any
   /// state was seen.
-  func lines(showing session: WindowSession, width: Int) -> [String]? {
+  ///
+  /// - Parameter rows: the lines the window will show, when it knows; the renderer may leave the
+  ///   others empty.
+  func lines(showing session: WindowSession, width: Int, rows: Range<Int>? = nil) -> [String]? {
     guard let shown = session.shown else { return nil }
     let context = RenderContext<JSONValue>(
-      width: width, confirmed: shown.pending.isEmpty ? nil : shown.confirmed, user: session.userName)
+      width: width, confirmed: shown.pending.isEmpty ? nil : shown.confirmed, user: session.userName, shown: rows)
     return render(shown.state, context)
   }
 }

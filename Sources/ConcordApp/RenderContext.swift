@@ -16,17 +16,25 @@ public struct RenderContext<State: Sendable>: Sendable {
   /// Who the window's person is to the daemon, to make what concerns them stand out (a
   /// mention); nil before the window knows.
   public var user: String?
+  /// The lines the window will show, when it knows: a renderer may leave the others empty, but
+  /// must return as many lines as the whole state takes (the window scrolls by them). Nil for
+  /// every line.
+  public var shown: Range<Int>?
 
-  public init(width: Int, confirmed: State? = nil, user: String? = nil) {
+  public init(width: Int, confirmed: State? = nil, user: String? = nil, shown: Range<Int>? = nil) {
     self.width = width
     self.confirmed = confirmed
     self.user = user
+    self.shown = shown
   }
 
   /// The same context for another kind of state.
   public func map<Other>(_ transform: (State) throws -> Other) -> RenderContext<Other> {
-    RenderContext<Other>(width: width, confirmed: confirmed.flatMap { try? transform($0) }, user: user)
+    RenderContext<Other>(width: width, confirmed: confirmed.flatMap { try? transform($0) }, user: user, shown: shown)
   }
+
+  /// True when line `index` will be shown (or the window did not say which will be).
+  public func shows(line index: Int) -> Bool { shown?.contains(index) ?? true }
 
   /// The ids of the `shown` elements that the daemon's state does not hold as they are (by
   /// `elements`): new, or changed by an action still pending.

@@ -30,6 +30,11 @@ enum BoardRendering {
     let height = rendered.map(\.count).max() ?? 0
     let separator = palette.dim(gap)
     for row in 0..<height {
+      // A row the window will not show is left empty: a big board has hundreds.
+      guard context.shows(line: lines.count) else {
+        lines.append("")
+        continue
+      }
       var line = " "
       for (index, cells) in rendered.enumerated() {
         if index > 0 { line += separator }
