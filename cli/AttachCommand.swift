@@ -54,10 +54,10 @@ struct AttachCommand: ParsableCommand {
     if json || !Terminal.isInteractive {
       // A script is always given the whole state first: a `snapshot` line, never an update to a
       // state it does not have.
-      let session = try WindowSession(home: options.layout, scope: scope, app: .current, resumes: false)
+      let session = try WindowSession(home: options.layout, address: options.address, scope: scope, app: .current, resumes: false)
       try JSONWindow(session: session).run()
     } else {
-      let session = try WindowSession(home: options.layout, scope: scope, app: .current)
+      let session = try WindowSession(home: options.layout, address: options.address, scope: scope, app: .current)
       let environment = ProcessInfo.processInfo.environment
       // NO_COLOR (no-color.org): any value turns colour off; bold, dim and reverse stay.
       let colors = environment["NO_COLOR"].map(\.isEmpty) ?? true
@@ -66,10 +66,10 @@ struct AttachCommand: ParsableCommand {
         return
       }
       do {
-        let home = options.layout
+        let (home, address) = (options.layout, options.address)
         try FullScreenWindow(session: session, window: window, colors: colors) { scope in
           let window = try ClientApp.current.window(for: scope)
-          return (try WindowSession(home: home, scope: scope, app: .current), window)
+          return (try WindowSession(home: home, address: address, scope: scope, app: .current), window)
         }.run()
       } catch is ScreenError {
         try LineWindow(session: session, window: window).run()

@@ -25,7 +25,7 @@ struct Concord: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       AttachCommand.self, SendCommand.self, WordsCommand.self, OutboxCommand.self, StateCommand.self, LogCommand.self,
-      DaemonCommand.self,
+      DaemonCommand.self, DialStdioCommand.self,
     ]
   )
 
@@ -74,7 +74,8 @@ struct CommandFailure: Error {
 extension CommandFailure {
   init(_ error: ClientError) {
     switch error {
-    case .unreachable: self.init(message: error.description, code: .daemonUnreachable)
+    case .unreachable, .remoteUnreachable: self.init(message: error.description, code: .daemonUnreachable)
+    case .usage: self.init(message: error.description, code: .usage)
     default: self.init(message: error.description)
     }
   }

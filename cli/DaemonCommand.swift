@@ -36,7 +36,7 @@ struct DaemonCommand: ParsableCommand {
     var daemonArguments: [String] = []
 
     func run() throws {
-      let layout = options.layout
+      let layout = try options.localLayout(doing: "starts the daemon")
       if let connection = try? ClientConnection(socket: layout.socket, presence: false) {
         print("already running (pid \(DaemonProcessInfo.pid(in: layout).map(String.init) ?? "?"), seq \(connection.welcome.seq))")
         return
@@ -95,7 +95,7 @@ struct DaemonCommand: ParsableCommand {
     var timeout: Double = 30
 
     func run() throws {
-      let layout = options.layout
+      let layout = try options.localLayout(doing: "stops the daemon")
       // The pid file outlives the daemon; only its lock says a daemon holds it. Without that
       // check a pid reused by some other process could be signalled.
       guard DaemonProcessInfo.isLocked(layout), let pid = DaemonProcessInfo.pid(in: layout), kill(pid, 0) == 0 else {
@@ -123,7 +123,7 @@ struct DaemonCommand: ParsableCommand {
 
     func run() throws {
       let layout = options.layout
-      let connection = try ClientConnection(socket: layout.socket, presence: false)
+      let connection = try ClientConnection(address: options.address, presence: false)
       try connection.send(.status)
       var answer: ServerMessage.DaemonStatus?
       while answer == nil, let message = try connection.receive(timeout: 5) {
@@ -133,7 +133,11 @@ struct DaemonCommand: ParsableCommand {
       let size = (try? FileManager.default.attributesOfItem(atPath: layout.log.path)[.size] as? Int64) ?? 0
       let uptime = Int(Date().timeIntervalSince1970 - status.startedAt)
       print("running: pid \(status.pid), up \(uptime / 3600)h \(uptime / 60 % 60)m \(uptime % 60)s")
-      print("log: \(layout.log.path), \(ByteCountFormatter.string(fromByteCount: size, countStyle: .file)), seq \(status.seq), id \(connection.welcome.logID)")
+      if let remote = options.remote {
+        print("log: on \(remote), seq \(status.seq), id \(connection.welcome.logID)")
+      } else {
+        print("log: \(layout.log.path), \(ByteCountFormatter.string(fromByteCount: size, countStyle: .file)), seq \(status.seq), id \(connection.welcome.logID)")
+      }
       print("app: \(connection.welcome.app); connections: \(status.windows), this one included")
       for (scope, count) in status.scopes.sorted(by: { $0.key < $1.key }) {
         print("  \(scope)\t\(count) window\(count == 1 ? "" : "s")")

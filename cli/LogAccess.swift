@@ -18,7 +18,7 @@ struct LogOptions: ParsableArguments {
   var passphrase = false
 
   func openLog() throws -> ActionLog {
-    let layout = home.layout
+    let layout = try home.localLayout(doing: "reads the log itself")
     guard FileManager.default.fileExists(atPath: layout.log.path) else {
       throw CommandFailure(message: "no log at \(layout.log.path): start the daemon once with `concord daemon start`")
     }

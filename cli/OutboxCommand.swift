@@ -66,7 +66,7 @@ struct OutboxCommand: ParsableCommand {
       let outbox = try Outbox.open(home: layout)
       // Before the welcome: a window of the home may witness a newer entry meanwhile.
       let witnessed = try outbox.witnessSnapshot()
-      let connection = try ClientConnection(socket: layout.socket, presence: false)
+      let connection = try ClientConnection(address: options.address, presence: false)
       let report = try OutboxSync.run(
         outbox, over: connection, force: force, acceptRollback: acceptRollback, witnessedBefore: witnessed
       ) {

@@ -39,7 +39,7 @@ struct SendCommand: ParsableCommand {
     // Before the welcome: a window of the home may witness a newer entry meanwhile.
     let witnessed = try outbox.witnessSnapshot()
     do {
-      connection = try ClientConnection(socket: options.layout.socket, presence: false)
+      connection = try ClientConnection(address: options.address, presence: false)
     } catch {
       // Queued either way; only an unreachable daemon is exit code 3 (a refused handshake is a
       // failure of its own).

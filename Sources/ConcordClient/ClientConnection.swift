@@ -33,18 +33,46 @@ public final class ClientConnection {
   ///
   /// - Parameter presence: true for a window a person has open (the app is told when it attaches
   ///   and detaches); false for a command, which the log then records only by its actions.
-  public init(socket: URL, timeout: Double = 5, presence: Bool) throws(ClientError) {
-    fileDescriptor = try UnixSocket.connect(to: socket.path)
-    try send(.hello(protocolVersion: WireProtocol.version, client: nil, presence: presence))
-    switch try receive(timeout: timeout) {
-    case let .welcome(welcome)?:
-      self.welcome = welcome
-      newestSeq = welcome.seq
-    case let .error(_, message, _)?: throw .protocolError(message)
-    case nil: throw .closed
-    case let other?: throw .protocolError("expected a welcome, got \(other.typeName)")
+  public convenience init(socket: URL, timeout: Double = 5, presence: Bool) throws(ClientError) {
+    try self.init(address: .socket(socket), timeout: timeout, presence: presence)
+  }
+
+  /// Connects to the daemon at `address` — its socket on this machine, or another machine's
+  /// through ssh (``SSHTransport``) — and says hello. An SSH connection that ends before the
+  /// daemon's welcome throws why, in words that say what to do.
+  public init(address: DaemonAddress, timeout: Double = 5, presence: Bool) throws(ClientError) {
+    switch address {
+    case let .socket(socket):
+      fileDescriptor = try UnixSocket.connect(to: socket.path)
+    case let .ssh(target):
+      let transport = try SSHTransport.open(target)
+      self.transport = transport
+      fileDescriptor = transport.fileDescriptor
+    }
+    do throws(ClientError) {
+      try send(.hello(protocolVersion: WireProtocol.version, client: nil, presence: presence))
+      // Over ssh the first answer waits for the login too.
+      switch try receive(timeout: transport == nil ? timeout : max(timeout, 15)) {
+      case let .welcome(welcome)?:
+        self.welcome = welcome
+        newestSeq = welcome.seq
+      case let .error(_, message, _)?: throw ClientError.protocolError(message)
+      case nil: throw ClientError.closed
+      case let other?: throw ClientError.protocolError("expected a welcome, got \(other.typeName)")
+      }
+    } catch {
+      if case let .ssh(target) = address, let transport, error == .closed {
+        let failure = transport.failure(for: target)
+        close()
+        throw failure
+      }
+      close()
+      throw error
     }
   }
+
+  /// The ssh that carries the connection, when it goes to another machine.
+  private var transport: SSHTransport?
 
   deinit { close() }
 
@@ -125,7 +153,13 @@ public final class ClientConnection {
   }
 
   public func close() {
-    if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
+    if let transport {
+      // It closes the descriptor, and reaps ssh.
+      transport.close()
+      self.transport = nil
+    } else if fileDescriptor >= 0 {
+      Glibc.close(fileDescriptor)
+    }
     fileDescriptor = -1
   }
 }

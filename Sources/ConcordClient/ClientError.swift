@@ -8,6 +8,14 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
   case protocolError(String)
   /// A local file (the outbox) could not be used.
   case local(String)
+  /// What was given cannot name what it should (a host that is no `ssh://` URL).
+  case usage(String)
+  /// The daemon on another machine could not be reached: the network, or no daemon runs there.
+  /// The reason says what to do.
+  case remoteUnreachable(String)
+  /// The other machine turned the connection away (its host key changed, the login was refused,
+  /// `concord` is missing there). The reason says what to do.
+  case remoteRefused(String)
 
   public var description: String {
     switch self {
@@ -15,6 +23,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case .closed: "the daemon closed the connection"
     case let .protocolError(reason): "the daemon's answer was not understood: \(reason)"
     case let .local(reason): reason
+    case let .usage(reason): reason
+    case let .remoteUnreachable(reason): reason
+    case let .remoteRefused(reason): reason
     }
   }
 }

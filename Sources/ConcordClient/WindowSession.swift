@@ -42,6 +42,7 @@ public final class WindowSession {
   public let scope: String
   public let outbox: Outbox
   private let home: ConcordHome
+  private let address: DaemonAddress
   private let app: ClientApp?
   private let resumes: Bool
   private var connection: ClientConnection?
@@ -66,8 +67,12 @@ public final class WindowSession {
   /// - Parameter resumes: attach with the state last seen (`since`), so the daemon answers with
   ///   the changes since then; false to be sent the whole state first, as a script wants.
   ///   - app: predicts the state after the actions still pending; nil shows the daemon's alone.
-  public init(home: ConcordHome, scope: String, app: ClientApp?, resumes: Bool = true) throws(ClientError) {
+  ///   - address: where the daemon is; nil for the socket in `home`.
+  public init(
+    home: ConcordHome, address: DaemonAddress? = nil, scope: String, app: ClientApp?, resumes: Bool = true
+  ) throws(ClientError) {
     self.home = home
+    self.address = address ?? .socket(home.socket)
     self.resumes = resumes
     // The daemon's spelling of the name (NFC): its answers name the scope so.
     self.scope = scope.nfc
@@ -115,7 +120,7 @@ public final class WindowSession {
     do {
       // Before the welcome: another window of the home may witness a newer entry meanwhile.
       let witnessed = try outbox.witnessSnapshot()
-      let connection = try ClientConnection(socket: home.socket, presence: true)
+      let connection = try ClientConnection(address: address, presence: true)
       self.connection = connection
       attached = []
       let (replayed, divergence) = try replay(witnessedBefore: witnessed)

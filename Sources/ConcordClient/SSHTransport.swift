@@ -1,0 +1,142 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The system's `ssh`, running `concord dial-stdio` on the server, as a connection to the daemon
+/// there: the client talks to one end of a socket pair whose other end is ssh's standard input
+/// and output. OpenSSH authenticates the person (keys, agent, `~/.ssh/config`, `ProxyJump`,
+/// known hosts); several windows share one SSH connection (ControlMaster).
+///
+/// Environment: `CONCORD_SSH_COMMAND` replaces `ssh` (words split at spaces, such as
+/// `ssh -F ~/.ssh/team_config`); `CONCORD_REMOTE_COMMAND` replaces `concord` on the server (the
+/// PATH of a non-interactive ssh session is short: `/usr/local/bin:/usr/bin:/bin`).
+///
+/// ```swift
+/// let link = try SSHTransport.open(try SSHTarget("ssh://alice@server"))
+/// // link.fileDescriptor speaks the protocol; link.failure() says why it ended early
+/// ```
+public final class SSHTransport {
+  public let fileDescriptor: Int32
+  private let process: pid_t
+  private let errors: URL
+  private var status: Int32?
+
+  private init(fileDescriptor: Int32, process: pid_t, errors: URL) {
+    self.fileDescriptor = fileDescriptor
+    self.process = process
+    self.errors = errors
+  }
+
+  /// Starts ssh towards `target`; throws only when it cannot be started at all.
+  public static func open(_ target: SSHTarget, environment: [String: String] = ProcessInfo.processInfo.environment)
+    throws(ClientError) -> SSHTransport
+  {
+    let arguments = command(for: target, environment: environment)
+    var pair: [Int32] = [-1, -1]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
+      throw .local("a socket pair for ssh could not be made: \(String(cString: strerror(errno)))")
+    }
+    let errors = runtimeDirectory().appending(path: "ssh-\(getpid())-\(UUID().uuidString.prefix(8)).err")
+    FileManager.default.createFile(atPath: errors.path, contents: nil, attributes: [.posixPermissions: 0o600])
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
+    posix_spawn_file_actions_adddup2(&actions, pair[1], 1)
+    posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_APPEND, 0o600)
+    var pid: pid_t = 0
+    let argv = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+    Glibc.close(pair[1])
+    guard spawned == 0 else {
+      Glibc.close(pair[0])
+      try? FileManager.default.removeItem(at: errors)
+      throw .local("`\(arguments[0])` could not be started: \(String(cString: strerror(spawned))); install OpenSSH's client")
+    }
+    return SSHTransport(fileDescriptor: pair[0], process: pid, errors: errors)
+  }
+
+  /// The ssh command line for `target`.
+  static func command(for target: SSHTarget, environment: [String: String]) -> [String] {
+    let ssh = (environment["CONCORD_SSH_COMMAND"] ?? "ssh").split(separator: " ").map(String.init)
+    var remote = (environment["CONCORD_REMOTE_COMMAND"] ?? "concord") + " dial-stdio"
+    if let home = target.home { remote += " --home " + shellQuoted(home) }
+    var arguments = (ssh.isEmpty ? ["ssh"] : ssh) + [
+      // A link that is down is found out in seconds: a window waits for its connection.
+      "-T", "-o", "BatchMode=yes", "-o", "ConnectTimeout=5", "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3",
+      "-o", "ControlMaster=auto", "-o", "ControlPersist=60",
+      "-o", "ControlPath=\(runtimeDirectory().path)/cm-%C",
+    ]
+    if let port = target.port { arguments += ["-p", String(port)] }
+    if let user = target.user { arguments += ["-l", user] }
+    return arguments + ["--", target.host, remote]
+  }
+
+  /// `text` as one word of a POSIX shell: the server's shell reads the remote command.
+  static func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+
+  /// Where the shared SSH connections' sockets live: short (a socket path is at most 107
+  /// bytes) and this account's alone.
+  static func runtimeDirectory() -> URL {
+    let base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].map { URL(filePath: $0) } ?? URL(filePath: "/tmp")
+    let directory = base.appending(path: "concord-\(getuid())")
+    try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    return directory
+  }
+
+  /// Why the connection ended before the daemon greeted it, in one line that says what to do:
+  /// read from ssh's exit status (255 is ssh's own failure; others are the remote command's)
+  /// and what it wrote on standard error.
+  public func failure(for target: SSHTarget) -> ClientError {
+    let status = waitForExit(seconds: 5)
+    let said = ((try? String(contentsOf: errors, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    let last = said.split(separator: "\n").last.map(String.init) ?? ""
+    let remote = target.description
+    switch (status, said) {
+    case (255, let text) where text.contains("REMOTE HOST IDENTIFICATION HAS CHANGED") || text.contains("Host key verification failed"):
+      return .remoteRefused(
+        "\(remote): the server's host key is not the one known for it (ssh: host key verification failed); if it changed on purpose, update ~/.ssh/known_hosts, else do not connect")
+    case (255, let text) where text.contains("Permission denied"):
+      return .remoteRefused("\(remote): the server refused the login (\(last)); check the user and that your SSH key is in its authorized_keys")
+    case (255, _):
+      return .remoteUnreachable("\(remote) cannot be reached: \(last.isEmpty ? "ssh failed" : last)")
+    case (127, _), (126, _):
+      return .remoteRefused(
+        "\(remote): `concord` was not found on the server (\(last)); install it there, or name it with CONCORD_REMOTE_COMMAND")
+    case (3, _):
+      return .remoteUnreachable("\(remote): \(last.replacingOccurrences(of: "concord: ", with: ""))")
+    default:
+      return .remoteUnreachable("\(remote): the connection ended (\(last.isEmpty ? "ssh exited \(status.map(String.init) ?? "?")" : last))")
+    }
+  }
+
+  /// ssh's exit status, once it has exited (waiting at most `seconds`); nil if it has not.
+  private func waitForExit(seconds: Double) -> Int32? {
+    if let status { return status }
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      var raw: Int32 = 0
+      let reaped = waitpid(process, &raw, WNOHANG)
+      if reaped == process {
+        status = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+        return status
+      }
+      if reaped < 0 { return nil }
+      usleep(10_000)
+    }
+    return nil
+  }
+
+  /// Ends the connection: ssh sees its input end and exits; it is reaped.
+  public func close() {
+    Glibc.close(fileDescriptor)
+    if waitForExit(seconds: 2) == nil {
+      kill(process, SIGTERM)
+      _ = waitForExit(seconds: 2)
+    }
+    try? FileManager.default.removeItem(at: errors)
+  }
+}

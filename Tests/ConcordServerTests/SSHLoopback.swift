@@ -1,0 +1,170 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A second "machine" on loopback: a test account with a daemon of its own, and a real OpenSSH
+/// server on 127.0.0.1 that logs in only that account, with its own host key; and a client
+/// configuration (`ssh -F`) that knows that host key and uses a test key. Everything lives in a
+/// temporary directory and the account, which ``remove()`` takes away.
+final class SSHLoopback {
+  let directory: URL
+  let account: String
+  let port: Int
+  let accountHome: URL
+  private var sshd: pid_t = 0
+  private(set) var daemon: Process?
+
+  /// Needs root (to add an account and run sshd as it does) and OpenSSH's server, which
+  /// `scripts/test.sh` installs.
+  init() throws {
+    guard getuid() == 0 else { throw DaemonTestError("the SSH tests run as root: they add a test account and start sshd") }
+    guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd") else {
+      throw DaemonTestError("no /usr/sbin/sshd: scripts/test.sh installs openssh-server")
+    }
+    directory = URL(filePath: "/tmp").appending(path: "cdssh-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    account = "cdssh\(UInt32.random(in: 10_000...99_999))"
+    accountHome = URL(filePath: "/home/\(account)")
+    port = Int.random(in: 20_000...60_000)
+    try Self.run("/usr/sbin/useradd", ["-m", "-s", "/bin/sh", account])
+    // A new account is locked; sshd without PAM refuses locked accounts even for keys.
+    try Self.run("/usr/sbin/usermod", ["-p", "*", account])
+    for key in ["host", "id", "other"] {
+      try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path(key)])
+    }
+    let ssh = accountHome.appending(path: ".ssh")
+    try FileManager.default.createDirectory(at: ssh, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: path("id.pub"), toPath: ssh.appending(path: "authorized_keys").path)
+    try Self.run("/bin/chown", ["-R", "\(account):\(account)", ssh.path])
+    try write(
+      """
+      Port \(port)
+      ListenAddress 127.0.0.1
+      HostKey \(path("host"))
+      PidFile \(path("sshd.pid"))
+      UsePAM no
+      PasswordAuthentication no
+      KbdInteractiveAuthentication no
+      StrictModes no
+      AuthorizedKeysFile .ssh/authorized_keys
+      AllowUsers \(account)
+      """, to: "sshd_config")
+    let hostKey = try String(contentsOfFile: path("host.pub"), encoding: .utf8)
+    try write("[127.0.0.1]:\(port) \(hostKey)", to: "known_hosts")
+    let otherKey = try String(contentsOfFile: path("other.pub"), encoding: .utf8)
+    try write("[127.0.0.1]:\(port) \(otherKey)", to: "known_hosts.changed")
+    for (name, knownHosts) in [("ssh_config", "known_hosts"), ("ssh_config.changed", "known_hosts.changed")] {
+      try write(
+        """
+        Host testbox
+          HostName 127.0.0.1
+          Port \(port)
+          IdentityFile \(path("id"))
+          IdentitiesOnly yes
+          UserKnownHostsFile \(path(knownHosts))
+          StrictHostKeyChecking yes
+        """, to: name)
+    }
+    // Privilege separation needs it.
+    try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
+    sshd = try Self.spawn("/usr/sbin/sshd", ["-D", "-e", "-f", path("sshd_config")], log: path("sshd.log"))
+    let deadline = Date().addingTimeInterval(10)
+    while !(try String(contentsOfFile: path("sshd.log"), encoding: .utf8)).contains("Server listening") {
+      guard Date() < deadline else { throw DaemonTestError("sshd did not start: \(try String(contentsOfFile: path("sshd.log"), encoding: .utf8))") }
+      usleep(50_000)
+    }
+  }
+
+  func path(_ name: String) -> String { directory.appending(path: name).path }
+
+  /// The daemon of the test account, in its default home, as it would run on a server.
+  func startDaemon() throws {
+    let process = Process()
+    process.executableURL = URL(filePath: "/usr/sbin/runuser")
+    process.arguments = ["-u", account, "--", "env", "HOME=\(accountHome.path)", "CONCORD_APP=workspace", DaemonProcess.binary.path]
+    process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try process.run()
+    daemon = process
+    let socket = accountHome.appending(path: ".local/state/concord/concordd.sock").path
+    let deadline = Date().addingTimeInterval(20)
+    while (try? RawPeer(path: socket)) == nil {
+      guard Date() < deadline else { throw DaemonTestError("the test account's daemon did not start") }
+      usleep(50_000)
+    }
+  }
+
+  func stopDaemon() {
+    guard let daemon else { return }
+    // runuser passes the signal on to the daemon.
+    daemon.terminate()
+    daemon.waitUntilExit()
+    self.daemon = nil
+  }
+
+  /// `concord ARGUMENTS` run by the test account on the server, as an administrator would.
+  func serverConcord(_ arguments: [String]) throws -> ConcordCLI.Result {
+    try ConcordCLI.runProgram(
+      URL(filePath: "/usr/sbin/runuser"),
+      ["-u", account, "--", "env", "HOME=\(accountHome.path)", "CONCORD_APP=workspace", ConcordCLI.binary.path] + arguments)
+  }
+
+  /// The environment of a client on the "laptop": its own home, the server reached as
+  /// `ssh://testbox`, with the test's ssh configuration.
+  func clientEnvironment(home: URL, config: String = "ssh_config", runtime: String = "runtime") -> [String: String] {
+    try? FileManager.default.createDirectory(atPath: path(runtime), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    return ProcessInfo.processInfo.environment.merging([
+      "CONCORD_HOME": home.path, "CONCORD_APP": "workspace",
+      "CONCORD_SSH_COMMAND": "ssh -F \(path(config))", "CONCORD_REMOTE_COMMAND": ConcordCLI.binary.path,
+      "XDG_RUNTIME_DIR": path(runtime),
+    ]) { $1 }
+  }
+
+  /// Everything taken away: the daemon, sshd, the shared SSH connections, the account and the files.
+  func remove() {
+    stopDaemon()
+    if sshd > 0 {
+      kill(sshd, SIGTERM)
+      var status: Int32 = 0
+      waitpid(sshd, &status, 0)
+    }
+    // The ControlMaster processes this test's clients left (they would live on for 60 s).
+    _ = try? Self.run("/usr/bin/pkill", ["-f", "ControlPath=\(directory.path)"], allowFailure: true)
+    // The account's sessions (sshd's children for the shared connections) end with it.
+    for _ in 0..<20 {
+      _ = try? Self.run("/usr/bin/pkill", ["-KILL", "-u", account], allowFailure: true)
+      if (try? Self.run("/usr/sbin/userdel", ["-r", account], allowFailure: true))?.error.contains("currently used") != true { break }
+      usleep(100_000)
+    }
+    try? FileManager.default.removeItem(at: directory)
+  }
+
+  private func write(_ text: String, to name: String) throws {
+    try Data((text.hasSuffix("\n") ? text : text + "\n").utf8).write(to: directory.appending(path: name))
+  }
+
+  @discardableResult
+  static func run(_ executable: String, _ arguments: [String], allowFailure: Bool = false) throws -> ConcordCLI.Result {
+    let result = try ConcordCLI.runProgram(URL(filePath: executable), arguments)
+    guard result.status == 0 || allowFailure else {
+      throw DaemonTestError("\(executable) \(arguments.joined(separator: " ")) exited \(result.status): \(result.error)")
+    }
+    return result
+  }
+
+  static func spawn(_ executable: String, _ arguments: [String], log: String) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    var pid: pid_t = 0
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    guard result == 0 else { throw DaemonTestError("\(executable) could not start: \(String(cString: strerror(result)))") }
+    return pid
+  }
+}

@@ -1,0 +1,114 @@
+import ConcordClient
+import ConcordLog
+import ConcordWire
+import Foundation
+import Testing
+import Workspace
+
+/// A team on several machines, through real OpenSSH on loopback (``SSHLoopback``): a person on a
+/// laptop reaches the daemon on the server with `CONCORD_HOST=ssh://…`; the daemon records the
+/// account that logged in; the laptop keeps its own outbox for that server and replays it
+/// exactly once, even when the link is cut in the middle; and each way it can fail says what
+/// happened and what to do, with the exit codes of the README.
+@Suite(.serialized) struct SSHTests {
+  @Test func aLaptopActsOnTheServersDaemonAsTheAccountThatLoggedIn() throws {
+    let server = try SSHLoopback()
+    defer { server.remove() }
+    try server.startDaemon()
+    let laptop = server.directory.appending(path: "laptop")
+    var environment = server.clientEnvironment(home: laptop)
+    environment["CONCORD_HOST"] = "ssh://\(server.account)@testbox"
+
+    let sent = try concord(["send", "board", #"add "Written on the laptop""#], environment)
+    #expect(sent.status == 0, "\(sent.error)")
+    #expect(sent.output.contains("applied as entry"))
+    let status = try concord(["daemon", "status"], environment)
+    #expect(status.status == 0 && status.output.contains("log: on ssh://\(server.account)@testbox"), "\(status.output)\(status.error)")
+
+    // On the server: the card is there, made by the account that logged in over SSH (the
+    // laptop runs as root).
+    let board = try server.serverConcord(["state", "board"])
+    let view = try JSONValue(parsing: board.output).decode(BoardView.self)
+    let card = try #require(view.columns.flatMap(\.cards).first { $0.title == "Written on the laptop" })
+    #expect(card.createdBy == server.account)
+
+    // The laptop's files for that server are its own, under remotes/.
+    #expect(FileManager.default.fileExists(atPath: laptop.appending(path: "remotes/\(server.account)@testbox/outbox.sqlite").path))
+    // A command that reads the log itself says where to run it.
+    let state = try concord(["state", "board"], environment)
+    #expect(state.status == 2 && state.error.contains("run it there: ssh \(server.account)@testbox concord"), "\(state.error)")
+  }
+
+  /// 300 actions queued on the laptop while the server is away; the sync is cut (its ssh
+  /// killed) part way through and run again: every action is applied exactly once.
+  @Test func aSyncCutPartWayIsAppliedExactlyOnce() throws {
+    let server = try SSHLoopback()
+    defer { server.remove() }
+    let laptop = server.directory.appending(path: "laptop")
+    var environment = server.clientEnvironment(home: laptop)
+    environment["CONCORD_HOST"] = "ssh://\(server.account)@testbox"
+    // The daemon is not running yet: a send is queued (exit 3), and 299 more wait with it.
+    let first = try concord(["send", "board", #"{"addCard":{"title":"queued 1"}}"#], environment)
+    #expect(first.status == 3, "\(first.error)")
+    let outbox = try Outbox.open(home: ConcordHome(laptop.appending(path: "remotes/\(server.account)@testbox")))
+    for index in 2...300 { try outbox.enqueue(scope: "board", action: ["addCard": ["title": .string("queued \(index)")]]) }
+    try server.startDaemon()
+    // Cut: the sync's ssh is killed after a moment, then the sync runs again until all is sent.
+    let sync = Process()
+    sync.executableURL = ConcordCLI.binary
+    sync.arguments = ["outbox", "sync"]
+    sync.environment = environment
+    sync.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    sync.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try sync.run()
+    usleep(300_000)
+    _ = try SSHLoopback.run("/usr/bin/pkill", ["-f", "ControlPath=\(server.directory.path)"], allowFailure: true)
+    sync.waitUntilExit()
+    // A sync that ends well has sent the whole queue.
+    var synced = false
+    for _ in 0..<10 where !synced {
+      synced = try concord(["outbox", "sync"], environment).status == 0
+    }
+    #expect(synced)
+    #expect(sync.terminationStatus != 0, "the first sync was cut before it ended")
+    let board = try JSONValue(parsing: try server.serverConcord(["state", "board"]).output).decode(BoardView.self)
+    let titles = board.columns.flatMap(\.cards).map(\.title)
+    #expect(titles.count == 300, "\(titles.count) cards")
+    #expect(Set(titles) == Set((1...300).map { "queued \($0)" }))
+  }
+
+  @Test func eachFailureSaysWhatHappenedAndWhatToDo() throws {
+    let server = try SSHLoopback()
+    defer { server.remove() }
+    let laptop = server.directory.appending(path: "laptop")
+    let environment = server.clientEnvironment(home: laptop)
+    func send(_ host: String, _ changes: [String: String] = [:]) throws -> ConcordCLI.Result {
+      try concord(["send", "board", "add x"], environment.merging(changes.merging(["CONCORD_HOST": host]) { $1 }) { $1 })
+    }
+    // No daemon runs there: unreachable (3), the action queued.
+    let noDaemon = try send("ssh://\(server.account)@testbox")
+    #expect(noDaemon.status == 3 && noDaemon.error.contains("no daemon runs in") && noDaemon.output.contains("queued"), "\(noDaemon.error)")
+    // `concord` is not on the server.
+    let missing = try send("ssh://\(server.account)@testbox", ["CONCORD_REMOTE_COMMAND": "/nowhere/concord"])
+    #expect(missing.status == 1 && missing.error.contains("`concord` was not found on the server"), "\(missing.error)")
+    // A login the server refuses.
+    let refused = try send("ssh://nobody@testbox", ["XDG_RUNTIME_DIR": server.path("runtime-refused")])
+    #expect(refused.status == 1 && refused.error.contains("the server refused the login"), "\(refused.error)")
+    // A host key that is not the one known (a fresh connection: no shared one to reuse).
+    try FileManager.default.createDirectory(atPath: server.path("runtime-changed"), withIntermediateDirectories: true)
+    let changed = try send(
+      "ssh://\(server.account)@testbox",
+      ["CONCORD_SSH_COMMAND": "ssh -F \(server.path("ssh_config.changed"))", "XDG_RUNTIME_DIR": server.path("runtime-changed")])
+    #expect(changed.status == 1 && changed.error.contains("host key is not the one known"), "\(changed.error)")
+    // Nothing listens there.
+    let away = try send("ssh://\(server.account)@127.0.0.1:1")
+    #expect(away.status == 3 && away.error.contains("cannot be reached"), "\(away.error)")
+    // Not a host at all, nor an option in disguise.
+    let bad = try send("ssh://-oProxyCommand=x")
+    #expect(bad.status == 2, "\(bad.error)")
+  }
+
+  private func concord(_ arguments: [String], _ environment: [String: String]) throws -> ConcordCLI.Result {
+    try ConcordCLI.runProgram(ConcordCLI.binary, arguments, environment: environment)
+  }
+}
