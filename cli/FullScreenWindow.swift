@@ -423,6 +423,9 @@ final class FullScreenWindow {
     // Kept in sight: nothing is sent until a person decides.
     if !session.isConnected, case .rolledBack? = session.divergence { connection += " (the daemon's log went back)" }
     if let note = connectionNote, !session.isConnected || !note.isError, !note.hasFaded { connection += " (\(note.text))" }
+    if let next = session.reconnectsAt, next.timeIntervalSinceNow >= 1, next != .distantFuture {
+      connection += ", retrying in \(Int(next.timeIntervalSinceNow.rounded()))s"
+    }
     let seq = session.seq.map { "seq \($0)" } ?? "no state yet"
     let user = session.userName
     let pending = session.shown?.pending.count ?? 0

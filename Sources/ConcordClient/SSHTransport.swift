@@ -81,7 +81,10 @@ public final class SSHTransport {
   /// Where the shared SSH connections' sockets live: short (a socket path is at most 107
   /// bytes) and this account's alone.
   static func runtimeDirectory() -> URL {
-    let base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].map { URL(filePath: $0) } ?? URL(filePath: "/tmp")
+    var base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].map { URL(filePath: $0) } ?? URL(filePath: "/tmp")
+    // ssh adds `cm-` and a 40-digit hash, then a temporary 17-character suffix while it makes
+    // the socket: some 62 bytes past the directory, of at most 107.
+    if base.path.utf8.count > 107 - 62 - "/concord-\(getuid())".utf8.count { base = URL(filePath: "/tmp") }
     let directory = base.appending(path: "concord-\(getuid())")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     return directory

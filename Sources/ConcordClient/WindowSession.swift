@@ -59,6 +59,8 @@ public final class WindowSession {
   private var backoff: Double = 0.25
   /// How the daemon's log last met did not carry on from what this home witnessed, if it did not.
   public private(set) var divergence: LogDivergence?
+  /// When the next try to reach the daemon is due, while it is away.
+  public var reconnectsAt: Date? { connection == nil ? nextAttempt : nil }
   /// Whether the state shown comes from the daemon right now.
   public var isConnected: Bool { connection != nil }
   public var fileDescriptor: Int32? { connection?.fileDescriptor }
@@ -313,7 +315,8 @@ public final class WindowSession {
     // The outbox's own failure is the one to report: saving to it again could only hide it.
     if case let .local(reason)? = error as? ClientError { throw .local(reason) }
     try saveSeen()
-    nextAttempt = Date().addingTimeInterval(backoff)
+    // With jitter: windows that lost one daemon (or one network) do not all call back at once.
+    nextAttempt = Date().addingTimeInterval(backoff * Double.random(in: 0.5...1))
     // At most 2 s between tries: a window should find its daemon soon after it is back.
     backoff = min(backoff * 2, 2)
     let reason = (error as? ClientError)?.description ?? "\(error)"

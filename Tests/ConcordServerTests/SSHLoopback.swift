@@ -10,7 +10,12 @@ import Glibc
 /// temporary directory and the account, which ``remove()`` takes away.
 final class SSHLoopback {
   let directory: URL
+  /// The first person's account, which runs the daemon.
   let account: String
+  /// Another person's account, in the same group (`team`): for a team daemon.
+  let colleague: String
+  /// The group both accounts are in.
+  let team: String
   let port: Int
   let accountHome: URL
   private var sshd: pid_t = 0
@@ -25,19 +30,27 @@ final class SSHLoopback {
     }
     directory = URL(filePath: "/tmp").appending(path: "cdssh-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-    account = "cdssh\(UInt32.random(in: 10_000...99_999))"
+    let suffix = UInt32.random(in: 10_000...99_999)
+    account = "cdssh\(suffix)"
+    colleague = "cdsshb\(suffix)"
+    team = "cdteam\(suffix)"
     accountHome = URL(filePath: "/home/\(account)")
     port = Int.random(in: 20_000...60_000)
-    try Self.run("/usr/sbin/useradd", ["-m", "-s", "/bin/sh", account])
-    // A new account is locked; sshd without PAM refuses locked accounts even for keys.
-    try Self.run("/usr/sbin/usermod", ["-p", "*", account])
+    try Self.run("/usr/sbin/groupadd", [team])
+    for name in [account, colleague] {
+      try Self.run("/usr/sbin/useradd", ["-m", "-s", "/bin/sh", "-G", team, name])
+      // A new account is locked; sshd without PAM refuses locked accounts even for keys.
+      try Self.run("/usr/sbin/usermod", ["-p", "*", name])
+    }
     for key in ["host", "id", "other"] {
       try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path(key)])
     }
-    let ssh = accountHome.appending(path: ".ssh")
-    try FileManager.default.createDirectory(at: ssh, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(atPath: path("id.pub"), toPath: ssh.appending(path: "authorized_keys").path)
-    try Self.run("/bin/chown", ["-R", "\(account):\(account)", ssh.path])
+    for name in [account, colleague] {
+      let ssh = URL(filePath: "/home/\(name)/.ssh")
+      try FileManager.default.createDirectory(at: ssh, withIntermediateDirectories: true)
+      try FileManager.default.copyItem(atPath: path("id.pub"), toPath: ssh.appending(path: "authorized_keys").path)
+      try Self.run("/bin/chown", ["-R", name, ssh.path])
+    }
     try write(
       """
       Port \(port)
@@ -49,7 +62,7 @@ final class SSHLoopback {
       KbdInteractiveAuthentication no
       StrictModes no
       AuthorizedKeysFile .ssh/authorized_keys
-      AllowUsers \(account)
+      AllowUsers \(account) \(colleague)
       """, to: "sshd_config")
     let hostKey = try String(contentsOfFile: path("host.pub"), encoding: .utf8)
     try write("[127.0.0.1]:\(port) \(hostKey)", to: "known_hosts")
@@ -79,16 +92,28 @@ final class SSHLoopback {
 
   func path(_ name: String) -> String { directory.appending(path: name).path }
 
-  /// The daemon of the test account, in its default home, as it would run on a server.
-  func startDaemon() throws {
+  /// A team daemon's home on the server, which the first account runs for the group.
+  var teamHome: String { path("team") }
+
+  /// The daemon of the test account, in its default home as it would run on a server; or, for
+  /// a team, in ``teamHome`` letting the group in.
+  func startDaemon(team: Bool = false) throws {
     let process = Process()
     process.executableURL = URL(filePath: "/usr/sbin/runuser")
-    process.arguments = ["-u", account, "--", "env", "HOME=\(accountHome.path)", "CONCORD_APP=workspace", DaemonProcess.binary.path]
+    var command = ["env", "HOME=\(accountHome.path)", "CONCORD_APP=workspace"]
+    if team {
+      try? FileManager.default.createDirectory(atPath: teamHome, withIntermediateDirectories: true)
+      try Self.run("/bin/chown", [account, teamHome])
+      command += ["CONCORD_HOME=\(teamHome)", DaemonProcess.binary.path, "--allow-group", self.team]
+    } else {
+      command += [DaemonProcess.binary.path]
+    }
+    process.arguments = ["-u", account, "--"] + command
     process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
     process.standardError = FileHandle(forWritingAtPath: "/dev/null")
     try process.run()
     daemon = process
-    let socket = accountHome.appending(path: ".local/state/concord/concordd.sock").path
+    let socket = team ? teamHome + "/concordd.sock" : accountHome.appending(path: ".local/state/concord/concordd.sock").path
     let deadline = Date().addingTimeInterval(20)
     while (try? RawPeer(path: socket)) == nil {
       guard Date() < deadline else { throw DaemonTestError("the test account's daemon did not start") }
@@ -105,10 +130,11 @@ final class SSHLoopback {
   }
 
   /// `concord ARGUMENTS` run by the test account on the server, as an administrator would.
-  func serverConcord(_ arguments: [String]) throws -> ConcordCLI.Result {
+  func serverConcord(_ arguments: [String], team: Bool = false) throws -> ConcordCLI.Result {
     try ConcordCLI.runProgram(
       URL(filePath: "/usr/sbin/runuser"),
-      ["-u", account, "--", "env", "HOME=\(accountHome.path)", "CONCORD_APP=workspace", ConcordCLI.binary.path] + arguments)
+      ["-u", account, "--", "env", "HOME=\(accountHome.path)", "CONCORD_APP=workspace"]
+        + (team ? ["CONCORD_HOME=\(teamHome)"] : []) + [ConcordCLI.binary.path] + arguments)
   }
 
   /// The environment of a client on the "laptop": its own home, the server reached as
@@ -132,12 +158,15 @@ final class SSHLoopback {
     }
     // The ControlMaster processes this test's clients left (they would live on for 60 s).
     _ = try? Self.run("/usr/bin/pkill", ["-f", "ControlPath=\(directory.path)"], allowFailure: true)
-    // The account's sessions (sshd's children for the shared connections) end with it.
-    for _ in 0..<20 {
-      _ = try? Self.run("/usr/bin/pkill", ["-KILL", "-u", account], allowFailure: true)
-      if (try? Self.run("/usr/sbin/userdel", ["-r", account], allowFailure: true))?.error.contains("currently used") != true { break }
-      usleep(100_000)
+    // The accounts' sessions (sshd's children for the shared connections) end with them.
+    for name in [account, colleague] {
+      for _ in 0..<20 {
+        _ = try? Self.run("/usr/bin/pkill", ["-KILL", "-u", name], allowFailure: true)
+        if (try? Self.run("/usr/sbin/userdel", ["-r", name], allowFailure: true))?.error.contains("currently used") != true { break }
+        usleep(100_000)
+      }
     }
+    _ = try? Self.run("/usr/sbin/groupdel", [team], allowFailure: true)
     try? FileManager.default.removeItem(at: directory)
   }
 

@@ -39,6 +39,45 @@ import Workspace
     #expect(state.status == 2 && state.error.contains("run it there: ssh \(server.account)@testbox concord"), "\(state.error)")
   }
 
+  /// Two people, each on a laptop of their own, on one team daemon (run by a service account
+  /// for the group, its home named in the URL): each sees the other's change, the log names each
+  /// by the account that logged in, and a laptop whose actions were queued while the daemon was
+  /// restarted replays them into the new one.
+  @Test func twoPeopleOnTwoLaptopsShareOneBoard() throws {
+    let server = try SSHLoopback()
+    defer { server.remove() }
+    try server.startDaemon(team: true)
+    func laptop(_ person: String) -> [String: String] {
+      var environment = server.clientEnvironment(home: server.directory.appending(path: "laptop-\(person)"), runtime: person == server.account ? "rta" : "rtb")
+      environment["CONCORD_HOST"] = "ssh://\(person)@testbox\(server.teamHome)"
+      return environment
+    }
+    let alice = laptop(server.account)
+    let bob = laptop(server.colleague)
+    let first = try concord(["send", "board", #"add "From the first laptop""#], alice)
+    #expect(first.status == 0, "\(first.error)")
+    // The other laptop's window (a script's: the whole state first) shows it.
+    let seen = try ConcordCLI.runProgram(ConcordCLI.binary, ["attach", "board", "--json"], environment: bob, input: "")
+    #expect(seen.output.contains("From the first laptop"), "\(seen.output.prefix(500))\(seen.error)")
+    let answered = try concord(["send", "board", #"add "From the second laptop""#], bob)
+    #expect(answered.status == 0, "\(answered.error)")
+
+    // The daemon restarts while the first laptop queues.
+    server.stopDaemon()
+    let queued = try concord(["send", "board", #"add "Queued during the restart""#], alice)
+    #expect(queued.status == 3, "\(queued.error)")
+    try server.startDaemon(team: true)
+    let synced = try concord(["outbox", "sync"], alice)
+    #expect(synced.status == 0, "\(synced.error)")
+
+    let board = try JSONValue(parsing: try server.serverConcord(["state", "board"], team: true).output).decode(BoardView.self)
+    let authors = Dictionary(board.columns.flatMap(\.cards).map { ($0.title, $0.createdBy) }, uniquingKeysWith: { first, _ in first })
+    #expect(authors["From the first laptop"] == server.account)
+    #expect(authors["From the second laptop"] == server.colleague)
+    #expect(authors["Queued during the restart"] == server.account)
+    #expect(board.columns.flatMap(\.cards).count == 3)
+  }
+
   /// 300 actions queued on the laptop while the server is away; the sync is cut (its ssh
   /// killed) part way through and run again: every action is applied exactly once.
   @Test func aSyncCutPartWayIsAppliedExactlyOnce() throws {
@@ -92,13 +131,13 @@ import Workspace
     let missing = try send("ssh://\(server.account)@testbox", ["CONCORD_REMOTE_COMMAND": "/nowhere/concord"])
     #expect(missing.status == 1 && missing.error.contains("`concord` was not found on the server"), "\(missing.error)")
     // A login the server refuses.
-    let refused = try send("ssh://nobody@testbox", ["XDG_RUNTIME_DIR": server.path("runtime-refused")])
+    let refused = try send("ssh://nobody@testbox", ["XDG_RUNTIME_DIR": server.path("rtr")])
     #expect(refused.status == 1 && refused.error.contains("the server refused the login"), "\(refused.error)")
     // A host key that is not the one known (a fresh connection: no shared one to reuse).
-    try FileManager.default.createDirectory(atPath: server.path("runtime-changed"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: server.path("rtc"), withIntermediateDirectories: true)
     let changed = try send(
       "ssh://\(server.account)@testbox",
-      ["CONCORD_SSH_COMMAND": "ssh -F \(server.path("ssh_config.changed"))", "XDG_RUNTIME_DIR": server.path("runtime-changed")])
+      ["CONCORD_SSH_COMMAND": "ssh -F \(server.path("ssh_config.changed"))", "XDG_RUNTIME_DIR": server.path("rtc")])
     #expect(changed.status == 1 && changed.error.contains("host key is not the one known"), "\(changed.error)")
     // Nothing listens there.
     let away = try send("ssh://\(server.account)@127.0.0.1:1")
