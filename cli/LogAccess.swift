@@ -17,6 +17,11 @@ struct LogOptions: ParsableArguments {
   @Flag(name: .long, help: "Unlock the log with the passphrase in CONCORD_PASSPHRASE instead of a key file.")
   var passphrase = false
 
+  /// The log options as the same command on the server takes them.
+  var remoteArguments: [String] {
+    (keyFile.map { ["--key-file", $0] } ?? []) + (passphrase ? ["--passphrase"] : [])
+  }
+
   func openLog() throws -> ActionLog {
     let layout = try home.localLayout(doing: "reads the log itself")
     guard FileManager.default.fileExists(atPath: layout.log.path) else {

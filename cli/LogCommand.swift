@@ -51,6 +51,12 @@ struct LogCommand: ParsableCommand {
     var output: String?
 
     func run() throws {
+      if let remote = log.home.remote {
+        // Exported on the server, written here.
+        var arguments = ["log", "export"] + log.remoteArguments + ["--format", format.rawValue, "--from", String(from)]
+        arguments += (to.map { ["--to", String($0)] } ?? []) + (scope.map { ["--scope", $0] } ?? [])
+        return try RemoteRun.relay(arguments, on: remote, output: output)
+      }
       let actionLog = try log.openLog()
       var sink = try OutputSink(path: output)
       // CSV's header and footer go beside the file (nowhere when the CSV goes to standard output).
@@ -121,6 +127,11 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
       if let exportFile { return try verifyExport(exportFile) }
+      if let remote = log.home.remote {
+        var arguments = ["log", "verify"] + log.remoteArguments + (withoutCheckpointFile ? ["--without-checkpoint-file"] : [])
+        for checkpoint in witnessedCheckpoints { arguments += ["--checkpoint", checkpoint] }
+        return try RemoteRun.relay(arguments, on: remote)
+      }
       let witnessed = try witnessed()
       let actionLog = try log.openLog()
       var progress = ProgressBar("verifying")
@@ -186,6 +197,9 @@ struct LogCommand: ParsableCommand {
     var from: Int64?
 
     func run() throws {
+      if let remote = log.home.remote {
+        return try RemoteRun.relay(["log", "tail"] + log.remoteArguments + (from.map { ["--from", String($0)] } ?? []), on: remote)
+      }
       let actionLog = try log.openLog()
       var next = from ?? actionLog.lastSeq + 1
       let formatter = ISO8601DateFormatter()
@@ -235,6 +249,11 @@ struct OutputSink {
 
   mutating func write(_ line: String) throws {
     try handle.write(contentsOf: Data((line + "\n").utf8))
+  }
+
+  /// Bytes as they come (a remote export relayed).
+  mutating func write(_ data: Data) throws {
+    try handle.write(contentsOf: data)
   }
 
   /// Removes the temporary file of an export that failed (nothing to do on standard output).

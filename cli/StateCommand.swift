@@ -32,6 +32,9 @@ struct StateCommand: ParsableCommand {
   }
 
   func run() throws {
+    if let remote = log.home.remote {
+      return try RemoteRun.relay(["state"] + log.remoteArguments + (at.map { ["--at", String($0)] } ?? []) + (scope.map { [$0] } ?? []), on: remote)
+    }
     let actionLog = try log.openLog()
     if let at, at > actionLog.lastSeq {
       throw CommandFailure(message: "the log ends at entry \(actionLog.lastSeq); there is no entry \(at)")

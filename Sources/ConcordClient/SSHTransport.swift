@@ -59,10 +59,16 @@ public final class SSHTransport {
     return SSHTransport(fileDescriptor: pair[0], process: pid, errors: errors)
   }
 
-  /// The ssh command line for `target`.
+  /// The ssh command line for `target`, running `concord dial-stdio` there.
   static func command(for target: SSHTarget, environment: [String: String]) -> [String] {
+    command(for: target, running: ["dial-stdio"], environment: environment)
+  }
+
+  /// The ssh command line that runs `concord ARGUMENTS` on `target`'s machine (each argument
+  /// quoted for the server's shell), in the home the URL names.
+  public static func command(for target: SSHTarget, running arguments: [String], environment: [String: String]) -> [String] {
     let ssh = (environment["CONCORD_SSH_COMMAND"] ?? "ssh").split(separator: " ").map(String.init)
-    var remote = (environment["CONCORD_REMOTE_COMMAND"] ?? "concord") + " dial-stdio"
+    var remote = ([environment["CONCORD_REMOTE_COMMAND"] ?? "concord"] + arguments.map(shellQuoted)).joined(separator: " ")
     if let home = target.home { remote += " --home " + shellQuoted(home) }
     var arguments = (ssh.isEmpty ? ["ssh"] : ssh) + [
       // A link that is down is found out in seconds: a window waits for its connection.
@@ -96,6 +102,12 @@ public final class SSHTransport {
   public func failure(for target: SSHTarget) -> ClientError {
     let status = waitForExit(seconds: 5)
     let said = ((try? String(contentsOf: errors, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    return Self.failure(status: status, said: said, target: target)
+  }
+
+  /// Why an ssh to `target` that exited with `status`, having said `said` on standard error,
+  /// failed, in one line that says what to do.
+  public static func failure(status: Int32?, said: String, target: SSHTarget) -> ClientError {
     let last = said.split(separator: "\n").last.map(String.init) ?? ""
     let remote = target.description
     switch (status, said) {

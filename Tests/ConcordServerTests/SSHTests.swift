@@ -34,9 +34,22 @@ import Workspace
 
     // The laptop's files for that server are its own, under remotes/.
     #expect(FileManager.default.fileExists(atPath: laptop.appending(path: "remotes/\(server.account)@testbox/outbox.sqlite").path))
-    // A command that reads the log itself says where to run it.
+    // The commands that read the log run on the server, their output here: the state, and an
+    // export written to a file on the laptop that verifies there.
     let state = try concord(["state", "board"], environment)
-    #expect(state.status == 2 && state.error.contains("run it there: ssh \(server.account)@testbox concord"), "\(state.error)")
+    #expect(state.status == 0, "\(state.error)")
+    #expect(try JSONValue(parsing: state.output) == JSONValue(parsing: board.output))
+    let export = server.directory.appending(path: "laptop-audit.jsonl").path
+    let exported = try concord(["log", "export", "-o", export], environment)
+    #expect(exported.status == 0, "\(exported.error)")
+    let verified = try ConcordCLI.runProgram(ConcordCLI.binary, ["log", "verify", export])
+    #expect(verified.status == 0, "\(verified.output)\(verified.error)")
+    #expect(try concord(["log", "verify"], environment).status == 0)
+    let stateAtNothing = try concord(["state", "--at", "999999"], environment)
+    #expect(stateAtNothing.status == 1 && stateAtNothing.error.contains("on ssh://"), "\(stateAtNothing.error)")
+    // Starting or stopping a daemon is done on its machine.
+    let stop = try concord(["daemon", "stop"], environment)
+    #expect(stop.status == 2 && stop.error.contains("run it there: ssh \(server.account)@testbox concord"), "\(stop.error)")
   }
 
   /// Two people, each on a laptop of their own, on one team daemon (run by a service account
