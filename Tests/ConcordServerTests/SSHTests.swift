@@ -91,6 +91,36 @@ import Workspace
     #expect(board.columns.flatMap(\.cards).count == 3)
   }
 
+  /// A window on the laptop, through ssh, as a person uses it (tmux): a card typed shows; the
+  /// link is cut (the SSH sessions killed); the window goes OFFLINE and shows what is typed as
+  /// pending; the link comes back by itself and the queue replays.
+  @Test func aWindowOverSSHKeepsWorkingWhenTheLinkIsCut() throws {
+    let server = try SSHLoopback()
+    defer { server.remove() }
+    try server.startDaemon()
+    let laptop = server.directory.appending(path: "laptop")
+    var environment = server.clientEnvironment(home: laptop)
+    environment["CONCORD_HOST"] = "ssh://\(server.account)@testbox"
+    let variables = ["CONCORD_HOME", "CONCORD_APP", "CONCORD_SSH_COMMAND", "CONCORD_REMOTE_COMMAND", "XDG_RUNTIME_DIR", "CONCORD_HOST"]
+      .map { "\($0)=\"\(environment[$0]!)\"" }.joined(separator: " ")
+    let window = try Tmux(command: "env -u NO_COLOR \(variables) \(ConcordCLI.binary.path) attach board", columns: 100, rows: 24)
+    defer { window.kill() }
+    try window.waitForScreen(containing: "connected", "\(server.account)", timeout: 20)
+    try window.type("add Over the wire")
+    try window.waitForScreen(containing: "✓ added #1 Over the wire to todo")
+
+    // The link goes: every SSH session of the account ends (the shared connection with them).
+    _ = try SSHLoopback.run("/usr/bin/pkill", ["-f", "sshd: \(server.account)"], allowFailure: true)
+    try window.waitForScreen(containing: "OFFLINE", timeout: 20)
+    try window.type("add Typed while cut off")
+    try window.waitForScreen(containing: "◌ #2 Typed while cut off", "◌ 1 pending")
+    // sshd still listens: the window finds its way back and the queue replays.
+    try window.waitForScreen(containing: "back, 1 replayed", timeout: 30)
+    try window.waitForScreen(without: "◌ #2")
+    let board = try JSONValue(parsing: try server.serverConcord(["state", "board"]).output).decode(BoardView.self)
+    #expect(board.columns.flatMap(\.cards).map(\.title) == ["Over the wire", "Typed while cut off"])
+  }
+
   /// 300 actions queued on the laptop while the server is away; the sync is cut (its ssh
   /// killed) part way through and run again: every action is applied exactly once.
   @Test func aSyncCutPartWayIsAppliedExactlyOnce() throws {
