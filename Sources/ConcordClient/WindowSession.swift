@@ -319,7 +319,9 @@ public final class WindowSession {
     nextAttempt = Date().addingTimeInterval(backoff * Double.random(in: 0.5...1))
     // At most 2 s between tries: a window should find its daemon soon after it is back.
     backoff = min(backoff * 2, 2)
-    let reason = (error as? ClientError)?.description ?? "\(error)"
+    var reason = (error as? ClientError)?.description ?? "\(error)"
+    // Over ssh an ending connection is as often the network as the daemon.
+    if case let .ssh(target) = address, error as? ClientError == .closed { reason = "the link to \(target) was lost" }
     return wasConnected ? [.disconnected(reason: reason), .stateChanged] : []
   }
 }
