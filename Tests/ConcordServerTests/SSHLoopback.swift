@@ -148,6 +148,14 @@ final class SSHLoopback {
     ]) { $1 }
   }
 
+  /// A laptop with its home at `home`, whose daemon is this server's, logged in as the first
+  /// account: `CONCORD_HOST=ssh://ACCOUNT@testbox`.
+  func laptop(at home: URL) -> [String: String] {
+    var environment = clientEnvironment(home: home)
+    environment["CONCORD_HOST"] = "ssh://\(account)@testbox"
+    return environment
+  }
+
   /// Everything taken away: the daemon, sshd, the shared SSH connections, the account and the files.
   func remove() {
     stopDaemon()

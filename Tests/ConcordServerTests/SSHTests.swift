@@ -16,8 +16,7 @@ import Workspace
     defer { server.remove() }
     try server.startDaemon()
     let laptop = server.directory.appending(path: "laptop")
-    var environment = server.clientEnvironment(home: laptop)
-    environment["CONCORD_HOST"] = "ssh://\(server.account)@testbox"
+    let environment = server.laptop(at: laptop)
 
     let sent = try concord(["send", "board", #"add "Written on the laptop""#], environment)
     #expect(sent.status == 0, "\(sent.error)")
@@ -99,8 +98,7 @@ import Workspace
     defer { server.remove() }
     try server.startDaemon()
     let laptop = server.directory.appending(path: "laptop")
-    var environment = server.clientEnvironment(home: laptop)
-    environment["CONCORD_HOST"] = "ssh://\(server.account)@testbox"
+    let environment = server.laptop(at: laptop)
     let variables = ["CONCORD_HOME", "CONCORD_APP", "CONCORD_SSH_COMMAND", "CONCORD_REMOTE_COMMAND", "XDG_RUNTIME_DIR", "CONCORD_HOST"]
       .map { "\($0)=\"\(environment[$0]!)\"" }.joined(separator: " ")
     let window = try Tmux(command: "env -u NO_COLOR \(variables) \(ConcordCLI.binary.path) attach board", columns: 100, rows: 24)
@@ -127,8 +125,7 @@ import Workspace
     let server = try SSHLoopback()
     defer { server.remove() }
     let laptop = server.directory.appending(path: "laptop")
-    var environment = server.clientEnvironment(home: laptop)
-    environment["CONCORD_HOST"] = "ssh://\(server.account)@testbox"
+    let environment = server.laptop(at: laptop)
     // The daemon is not running yet: a send is queued (exit 3), and 299 more wait with it.
     let first = try concord(["send", "board", #"{"addCard":{"title":"queued 1"}}"#], environment)
     #expect(first.status == 3, "\(first.error)")
