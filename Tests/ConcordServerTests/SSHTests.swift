@@ -10,7 +10,10 @@ import Workspace
 /// account that logged in; the laptop keeps its own outbox for that server and replays it
 /// exactly once, even when the link is cut in the middle; and each way it can fail says what
 /// happened and what to do, with the exit codes of the README.
-@Suite(.serialized) struct SSHTests {
+@Suite(
+  .serialized,
+  .enabled(if: TestAccounts.canCreate, "needs root to add test accounts and run sshd on loopback (CI runs as root)"))
+struct SSHTests {
   @Test func aLaptopActsOnTheServersDaemonAsTheAccountThatLoggedIn() throws {
     let server = try SSHLoopback()
     defer { server.remove() }
