@@ -7,8 +7,9 @@ source scripts/system-packages.sh
 # python3 runs the independent wire peer (Tests/ConcordServerTests/wire_contract_peer.py) and the
 # export verifier; python3-jsonschema validates Workspace's traffic against its published schema
 # (workspace_schema_peer.py); sqlite3 imports a CSV export as an auditor's database would;
-# OpenSSH (server and client) carries the remote-daemon tests (SSHTests: a real sshd on loopback).
-concord_install_system_packages python3 python3-jsonschema sqlite3 openssh-server openssh-client
+# OpenSSH (server and client) carries the remote-daemon tests (SSHTests: a real sshd on loopback),
+# and iproute2 makes their two "machines" in network namespaces joined by a veth pair.
+concord_install_system_packages python3 python3-jsonschema sqlite3 openssh-server openssh-client iproute2
 
 swift build --build-tests
 swift test --skip-build "$@"

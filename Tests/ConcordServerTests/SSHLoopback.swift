@@ -18,12 +18,21 @@ final class SSHLoopback {
   let team: String
   let port: Int
   let accountHome: URL
+  /// The server's address: 127.0.0.1, or its end of the veth pair when the two "machines" are
+  /// network namespaces.
+  let address: String
+  /// The namespaces of the server and the laptop, when the test asked for them.
+  let namespaces: (server: String, laptop: String)?
   private var sshd: pid_t = 0
   private(set) var daemon: Process?
 
   /// Needs root (to add an account and run sshd as it does) and OpenSSH's server, which
   /// `scripts/test.sh` installs.
-  init() throws {
+  ///
+  /// - Parameter namespaces: two "machines" as network namespaces joined by a veth pair (the
+  ///   server's sshd in one, the laptop's commands in the other), so that the link can be cut
+  ///   (``setLink(up:)``) as a network fails: no reset, only silence.
+  init(namespaces: Bool = false) throws {
     guard getuid() == 0 else { throw DaemonTestError("the SSH tests run as root: they add a test account and start sshd") }
     guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd") else {
       throw DaemonTestError("no /usr/sbin/sshd: scripts/test.sh installs openssh-server")
@@ -36,6 +45,23 @@ final class SSHLoopback {
     team = "cdteam\(suffix)"
     accountHome = URL(filePath: "/home/\(account)")
     port = Int.random(in: 20_000...60_000)
+    if namespaces {
+      let net = Int.random(in: 1...250)
+      let names = (server: "cds\(suffix)", laptop: "cdl\(suffix)")
+      self.namespaces = names
+      address = "10.77.\(net).1"
+      for name in [names.server, names.laptop] { try Self.run("/usr/sbin/ip", ["netns", "add", name]) }
+      try Self.run("/usr/sbin/ip", ["link", "add", "vs\(suffix)", "type", "veth", "peer", "name", "vl\(suffix)"])
+      for (end, name, host) in [("vs\(suffix)", names.server, 1), ("vl\(suffix)", names.laptop, 2)] {
+        try Self.run("/usr/sbin/ip", ["link", "set", end, "netns", name])
+        try Self.run("/usr/sbin/ip", ["-n", name, "addr", "add", "10.77.\(net).\(host)/24", "dev", end])
+        try Self.run("/usr/sbin/ip", ["-n", name, "link", "set", end, "up"])
+        try Self.run("/usr/sbin/ip", ["-n", name, "link", "set", "lo", "up"])
+      }
+    } else {
+      self.namespaces = nil
+      address = "127.0.0.1"
+    }
     try Self.run("/usr/sbin/groupadd", [team])
     for name in [account, colleague] {
       try Self.run("/usr/sbin/useradd", ["-m", "-s", "/bin/sh", "-G", team, name])
@@ -54,7 +80,7 @@ final class SSHLoopback {
     try write(
       """
       Port \(port)
-      ListenAddress 127.0.0.1
+      ListenAddress \(address)
       HostKey \(path("host"))
       PidFile \(path("sshd.pid"))
       UsePAM no
@@ -65,14 +91,14 @@ final class SSHLoopback {
       AllowUsers \(account) \(colleague)
       """, to: "sshd_config")
     let hostKey = try String(contentsOfFile: path("host.pub"), encoding: .utf8)
-    try write("[127.0.0.1]:\(port) \(hostKey)", to: "known_hosts")
+    try write("[\(address)]:\(port) \(hostKey)", to: "known_hosts")
     let otherKey = try String(contentsOfFile: path("other.pub"), encoding: .utf8)
-    try write("[127.0.0.1]:\(port) \(otherKey)", to: "known_hosts.changed")
+    try write("[\(address)]:\(port) \(otherKey)", to: "known_hosts.changed")
     for (name, knownHosts) in [("ssh_config", "known_hosts"), ("ssh_config.changed", "known_hosts.changed")] {
       try write(
         """
         Host testbox
-          HostName 127.0.0.1
+          HostName \(address)
           Port \(port)
           IdentityFile \(path("id"))
           IdentitiesOnly yes
@@ -82,7 +108,10 @@ final class SSHLoopback {
     }
     // Privilege separation needs it.
     try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
-    sshd = try Self.spawn("/usr/sbin/sshd", ["-D", "-e", "-f", path("sshd_config")], log: path("sshd.log"))
+    let sshd = ["/usr/sbin/sshd", "-D", "-e", "-f", path("sshd_config")]
+    self.sshd = try namespaces
+      ? Self.spawn("/usr/sbin/ip", ["netns", "exec", self.namespaces!.server] + sshd, log: path("sshd.log"))
+      : Self.spawn(sshd[0], Array(sshd.dropFirst()), log: path("sshd.log"))
     let deadline = Date().addingTimeInterval(10)
     while !(try String(contentsOfFile: path("sshd.log"), encoding: .utf8)).contains("Server listening") {
       guard Date() < deadline else { throw DaemonTestError("sshd did not start: \(try String(contentsOfFile: path("sshd.log"), encoding: .utf8))") }
@@ -91,6 +120,29 @@ final class SSHLoopback {
   }
 
   func path(_ name: String) -> String { directory.appending(path: name).path }
+
+  /// Whether this process may make network namespaces (root, and a kernel that lets it).
+  static let canMakeNamespaces: Bool = {
+    guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") else { return false }
+    let name = "cdprobe\(getpid())"
+    guard (try? run("/usr/sbin/ip", ["netns", "add", name])) != nil else { return false }
+    _ = try? run("/usr/sbin/ip", ["netns", "del", name], allowFailure: true)
+    return true
+  }()
+
+  /// Brings the veth link between the two namespaces down (a cable pulled) or up again.
+  func setLink(up: Bool) throws {
+    guard let namespaces else { return }
+    let end = "vl" + account.dropFirst("cdssh".count)
+    try Self.run("/usr/sbin/ip", ["-n", namespaces.laptop, "link", "set", end, up ? "up" : "down"])
+  }
+
+  /// `concord ARGUMENTS` on the laptop: in its namespace when there is one.
+  func laptopConcord(_ arguments: [String], _ environment: [String: String]) throws -> ConcordCLI.Result {
+    guard let namespaces else { return try ConcordCLI.runProgram(ConcordCLI.binary, arguments, environment: environment) }
+    return try ConcordCLI.runProgram(
+      URL(filePath: "/usr/sbin/ip"), ["netns", "exec", namespaces.laptop, ConcordCLI.binary.path] + arguments, environment: environment)
+  }
 
   /// A team daemon's home on the server, which the first account runs for the group.
   var teamHome: String { path("team") }
@@ -175,6 +227,10 @@ final class SSHLoopback {
       }
     }
     _ = try? Self.run("/usr/sbin/groupdel", [team], allowFailure: true)
+    if let namespaces {
+      // Deleting a namespace deletes the veth end in it, and so the pair.
+      for name in [namespaces.server, namespaces.laptop] { _ = try? Self.run("/usr/sbin/ip", ["netns", "del", name], allowFailure: true) }
+    }
     try? FileManager.default.removeItem(at: directory)
   }
 
@@ -205,3 +261,4 @@ final class SSHLoopback {
     return pid
   }
 }
+

@@ -159,6 +159,44 @@ struct SSHTests {
     #expect(Set(titles) == Set((1...300).map { "queued \($0)" }))
   }
 
+  /// The same on two "machines" (network namespaces joined by a veth pair): the link goes down
+  /// in the middle of a sync of 300 actions — no reset, only silence, as when a train enters a
+  /// tunnel — and comes back; each action is applied exactly once.
+  @Test(.enabled(if: SSHLoopback.canMakeNamespaces, "this machine cannot make network namespaces; the loopback variant above runs instead"))
+  func aLinkThatGoesSilentMidSyncLosesNothingAndRepeatsNothing() throws {
+    let server = try SSHLoopback(namespaces: true)
+    defer { server.remove() }
+    let environment = server.laptop(at: server.directory.appending(path: "laptop"))
+    let first = try server.laptopConcord(["send", "board", #"{"addCard":{"title":"queued 1"}}"#], environment)
+    #expect(first.status == 3, "\(first.error)")
+    let outbox = try Outbox.open(home: ConcordHome(server.directory.appending(path: "laptop/remotes/\(server.account)@testbox")))
+    for index in 2...300 { try outbox.enqueue(scope: "board", action: ["addCard": ["title": .string("queued \(index)")]]) }
+    try server.startDaemon()
+
+    let sync = Process()
+    sync.executableURL = URL(filePath: "/usr/sbin/ip")
+    sync.arguments = ["netns", "exec", server.namespaces!.laptop, ConcordCLI.binary.path, "outbox", "sync"]
+    sync.environment = environment
+    sync.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    sync.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try sync.run()
+    usleep(300_000)
+    try server.setLink(up: false)
+    // The sync hears nothing; ssh gives up within its keep-alive (3 × 5 s). Then the link is back.
+    sync.waitUntilExit()
+    #expect(sync.terminationStatus != 0, "the sync was cut before it ended")
+    try server.setLink(up: true)
+    var synced = false
+    for _ in 0..<10 where !synced {
+      synced = try server.laptopConcord(["outbox", "sync"], environment).status == 0
+    }
+    #expect(synced)
+    let board = try JSONValue(parsing: try server.serverConcord(["state", "board"]).output).decode(BoardView.self)
+    let titles = board.columns.flatMap(\.cards).map(\.title)
+    #expect(titles.count == 300, "\(titles.count) cards")
+    #expect(Set(titles) == Set((1...300).map { "queued \($0)" }))
+  }
+
   @Test func eachFailureSaysWhatHappenedAndWhatToDo() throws {
     let server = try SSHLoopback()
     defer { server.remove() }
