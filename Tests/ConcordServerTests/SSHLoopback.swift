@@ -121,6 +121,13 @@ final class SSHLoopback {
 
   func path(_ name: String) -> String { directory.appending(path: name).path }
 
+  /// Where the laptops' shared SSH connections live: a short path of the test's own, since a
+  /// control socket's path is at most 107 bytes (a longer one would fall back to /tmp, shared).
+  var runtimeRoot: String { "/tmp/cdr" + account.dropFirst("cdssh".count) }
+
+  /// A runtime directory of the laptops (`XDG_RUNTIME_DIR`), by name.
+  func runtimePath(_ name: String) -> String { runtimeRoot + "/" + name }
+
   /// Whether this process may make network namespaces (root, and a kernel that lets it).
   static let canMakeNamespaces: Bool = {
     guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip") else { return false }
@@ -191,12 +198,12 @@ final class SSHLoopback {
 
   /// The environment of a client on the "laptop": its own home, the server reached as
   /// `ssh://testbox`, with the test's ssh configuration.
-  func clientEnvironment(home: URL, config: String = "ssh_config", runtime: String = "runtime") -> [String: String] {
-    try? FileManager.default.createDirectory(atPath: path(runtime), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+  func clientEnvironment(home: URL, config: String = "ssh_config", runtime: String = "rt") -> [String: String] {
+    try? FileManager.default.createDirectory(atPath: runtimePath(runtime), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     return ProcessInfo.processInfo.environment.merging([
       "CONCORD_HOME": home.path, "CONCORD_APP": "workspace",
       "CONCORD_SSH_COMMAND": "ssh -F \(path(config))", "CONCORD_REMOTE_COMMAND": ConcordCLI.binary.path,
-      "XDG_RUNTIME_DIR": path(runtime),
+      "XDG_RUNTIME_DIR": runtimePath(runtime),
     ]) { $1 }
   }
 
@@ -216,8 +223,10 @@ final class SSHLoopback {
       var status: Int32 = 0
       waitpid(sshd, &status, 0)
     }
-    // The ControlMaster processes this test's clients left (they would live on for 60 s).
-    _ = try? Self.run("/usr/bin/pkill", ["-f", "ControlPath=\(directory.path)"], allowFailure: true)
+    // The ControlMaster processes this test's clients left (they would live on for 60 s); a
+    // master names itself by its socket (`ssh: PATH [mux]`).
+    _ = try? Self.run("/usr/bin/pkill", ["-f", runtimeRoot + "/"], allowFailure: true)
+    try? FileManager.default.removeItem(atPath: runtimeRoot)
     // The accounts' sessions (sshd's children for the shared connections) end with them.
     for name in [account, colleague] {
       for _ in 0..<20 {

@@ -24,6 +24,10 @@ struct SSHTests {
     let sent = try concord(["send", "board", #"add "Written on the laptop""#], environment)
     #expect(sent.status == 0, "\(sent.error)")
     #expect(sent.output.contains("applied as entry"))
+    // The commands share one SSH connection: one master stays (ControlPersist), none per command.
+    _ = try concord(["send", "board", #"add "A second one""#], environment)
+    let masters = try SSHLoopback.run("/usr/bin/pgrep", ["-f", server.runtimeRoot + "/"], allowFailure: true)
+    #expect(masters.output.split(separator: "\n").count == 1, "ssh processes left: \(masters.output)")
     let status = try concord(["daemon", "status"], environment)
     #expect(status.status == 0 && status.output.contains("log: on ssh://\(server.account)@testbox"), "\(status.output)\(status.error)")
 
@@ -144,7 +148,7 @@ struct SSHTests {
     sync.standardError = FileHandle(forWritingAtPath: "/dev/null")
     try sync.run()
     usleep(300_000)
-    _ = try SSHLoopback.run("/usr/bin/pkill", ["-f", "ControlPath=\(server.directory.path)"], allowFailure: true)
+    _ = try SSHLoopback.run("/usr/bin/pkill", ["-f", server.runtimeRoot + "/"], allowFailure: true)
     sync.waitUntilExit()
     // A sync that ends well has sent the whole queue.
     var synced = false
@@ -212,13 +216,13 @@ struct SSHTests {
     let missing = try send("ssh://\(server.account)@testbox", ["CONCORD_REMOTE_COMMAND": "/nowhere/concord"])
     #expect(missing.status == 1 && missing.error.contains("`concord` was not found on the server"), "\(missing.error)")
     // A login the server refuses.
-    let refused = try send("ssh://nobody@testbox", ["XDG_RUNTIME_DIR": server.path("rtr")])
+    let refused = try send("ssh://nobody@testbox", ["XDG_RUNTIME_DIR": server.runtimePath("rtr")])
     #expect(refused.status == 1 && refused.error.contains("the server refused the login"), "\(refused.error)")
     // A host key that is not the one known (a fresh connection: no shared one to reuse).
-    try FileManager.default.createDirectory(atPath: server.path("rtc"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: server.runtimePath("rtc"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     let changed = try send(
       "ssh://\(server.account)@testbox",
-      ["CONCORD_SSH_COMMAND": "ssh -F \(server.path("ssh_config.changed"))", "XDG_RUNTIME_DIR": server.path("rtc")])
+      ["CONCORD_SSH_COMMAND": "ssh -F \(server.path("ssh_config.changed"))", "XDG_RUNTIME_DIR": server.runtimePath("rtc")])
     #expect(changed.status == 1 && changed.error.contains("host key is not the one known"), "\(changed.error)")
     // Nothing listens there.
     let away = try send("ssh://\(server.account)@127.0.0.1:1")
