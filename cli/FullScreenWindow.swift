@@ -43,6 +43,10 @@ final class FullScreenWindow {
   /// the session says anything, a line is entered, the scope or the help changes, and once a
   /// second.
   private var rendered: (width: Int, rows: Int, shown: Range<Int>?, lines: [String])?
+  /// What the session shows, and how many actions wait in the outbox, read with the body: both
+  /// read (and decrypt) the outbox, which a keystroke must not do.
+  private var shown: Shown?
+  private var waiting = 0
 
   init(
     session: WindowSession, window: WindowScope, colors: Bool, open: @escaping (String) throws -> (WindowSession, WindowScope)
@@ -321,7 +325,11 @@ final class FullScreenWindow {
     let (width, rows) = screen.size
     screen.erase()
     screen.draw(StyledLine("\u{1B}[7m" + TextFit.pad(" \(session.scope)", width) + "\u{1B}[0m"), row: 0)
-    if rendered == nil { refusedOnReplay = (try? session.outbox.refusedOnReplay()) ?? refusedOnReplay }
+    if rendered == nil {
+      refusedOnReplay = (try? session.outbox.refusedOnReplay()) ?? refusedOnReplay
+      shown = session.shown
+      waiting = session.waitingCount
+    }
     let bodyRows = max(1, rows - 4 - (refusedOnReplay.isEmpty ? 0 : 1))
     var body: [String]
     var position = showingHelp ? helpScroll : scroll
@@ -378,7 +386,8 @@ final class FullScreenWindow {
       return ["", " The words of \(session.scope) (Esc or Enter goes back; PgUp/PgDn scroll):", ""]
         + (words + Self.windowHelp).map { "   " + $0 }
     }
-    return window.lines(showing: session, width: width, rows: shown) ?? ["", "  (no state seen yet: waiting for the daemon)"]
+    return window.lines(of: self.shown, user: session.userName, width: width, rows: shown)
+      ?? ["", "  (no state seen yet: waiting for the daemon)"]
   }
 
   private func moreText(_ position: ScrollPosition, moreLeft: Bool, moreRight: Bool) -> String? {
@@ -428,9 +437,9 @@ final class FullScreenWindow {
     }
     let seq = session.seq.map { "seq \($0)" } ?? "no state yet"
     let user = session.userName
-    let pending = session.shown?.pending.count ?? 0
-    let waiting = (pending > 0 ? "\(RenderContext<Int>.pendingMark) \(pending) pending · " : "") + "\(session.waitingCount) waiting"
-    let status = " \(connection) · \(seq) · \(user) · \(waiting)"
+    let pending = shown?.pending.count ?? 0
+    let queue = (pending > 0 ? "\(RenderContext<Int>.pendingMark) \(pending) pending · " : "") + "\(waiting) waiting"
+    let status = " \(connection) · \(seq) · \(user) · \(queue)"
     // The reminder of the keys only when there is room for it: the rest matters more.
     let keys = " · help · q to quit"
     return DisplayWidth.of(status + keys) <= screen.size.columns ? status + keys : status

@@ -32,7 +32,9 @@ struct LineWindow {
         }
       }
       events = []
-      let lines = window.lines(showing: session, width: Terminal.columns).map { $0.map { StyledLine($0).plain } }
+      let lines = window.lines(of: session.shown, user: session.userName, width: Terminal.columns).map {
+        $0.map { StyledLine($0).plain }
+      }
       if let lines, lines != shown {
         Terminal.write(lines.joined(separator: "\n") + "\n")
         shown = lines
