@@ -1,6 +1,7 @@
 import ConcordLog
 import ConcordWire
 import Foundation
+import GRDB
 import Testing
 
 @testable import ConcordClient
@@ -52,5 +53,21 @@ import Testing
     let queued = try outbox.enqueue(scope: "counter", action: ["decrement": [:]])
     try outbox.remove(cseq: queued.cseq, refusedOnReplay: (queued, "the counter is already at zero"))
     #expect(try outbox.refusedOnReplay().map(\.text) == [#"{"decrement":{}}"#])
+  }
+
+  /// A kept refusal that does not open with this home's key (damaged, or sealed by another key)
+  /// is an error that says which, never a refusal made up.
+  @Test func aRefusalThatDoesNotOpenIsAnError() throws {
+    let home = TemporaryHome.make()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let outbox = try Outbox.open(home: ConcordHome(home))
+    let queued = try outbox.enqueue(scope: "board", action: ["undo": [:]])
+    try outbox.remove(cseq: queued.cseq, refusedOnReplay: (queued, "there is nothing to undo"))
+    let database = try DatabaseQueue(path: ConcordHome(home).outbox.path)
+    try database.write { db in try db.execute(sql: "UPDATE refused SET sealed = zeroblob(60)") }
+    #expect(throws: ClientError.local("refused action \(queued.cseq) does not open with this key")) { try outbox.refusedOnReplay() }
+    // Dismissing still clears it.
+    try outbox.dismissRefused()
+    #expect(try outbox.refusedOnReplay().isEmpty)
   }
 }
