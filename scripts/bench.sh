@@ -7,6 +7,9 @@
 #                                    channel (goal: under 5 ms a change)
 #   scripts/bench.sh daemon [--quick] concordd against Redis (appendfsync always) and the C
 #                                    reference daemon of ../shared/bench-ref: about 3 minutes
+#   scripts/bench.sh remote [--quick] [--rounds N]
+#                                    concordd through OpenSSH (a real sshd on loopback) beside
+#                                    its local socket, 1 and 16 windows: about 2 minutes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
@@ -17,6 +20,14 @@ if [[ "${1:-}" == "daemon" ]]; then
   # The anchors: Redis from Debian, and a C compiler for the reference daemon.
   concord_install_system_packages redis-server redis-tools gcc make
   swift build -c release --product concordd
+  swift build -c release --product concord-daemon-bench
+  exec .build/release/concord-daemon-bench "$@"
+fi
+if [[ "${1:-}" == "remote" ]]; then
+  # A real sshd on loopback, started and ended by the benchmark.
+  concord_install_system_packages openssh-server openssh-client
+  swift build -c release --product concordd
+  swift build -c release --product concord
   swift build -c release --product concord-daemon-bench
   exec .build/release/concord-daemon-bench "$@"
 fi

@@ -6,6 +6,7 @@ import Foundation
 ///
 ///     scripts/bench.sh daemon [--quick] [--clients N]   # N clients only, instead of 1 and 16
 ///     concord-daemon-bench --against SOCKET [--clients N]  # only the closed loops, against a running daemon
+///     scripts/bench.sh remote [--quick] [--rounds N]   # through OpenSSH beside the local socket
 @main
 struct DaemonBenchmarks {
   static func main() throws {
@@ -14,6 +15,16 @@ struct DaemonBenchmarks {
     let directory = URL(filePath: "/tmp/cdbench-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
+    if CommandLine.arguments.contains("remote") {
+      var rounds = quick ? 1 : 3
+      if let index = CommandLine.arguments.firstIndex(of: "--rounds"), index + 1 < CommandLine.arguments.count,
+        let count = Int(CommandLine.arguments[index + 1])
+      {
+        rounds = max(1, count)
+      }
+      try RemoteBenchmark(seconds: seconds, rounds: rounds).run(in: directory)
+      return
+    }
     print("concordd benchmarks (\(quick ? "quick" : "full") run; \(seconds) s per load; synchronous=FULL everywhere)\n")
     var clientCounts = [1, 16]
     if let index = CommandLine.arguments.firstIndex(of: "--clients"), index + 1 < CommandLine.arguments.count,

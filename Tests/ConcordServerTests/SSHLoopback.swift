@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 
 #if canImport(Glibc)
@@ -9,21 +10,20 @@ import Glibc
 /// configuration (`ssh -F`) that knows that host key and uses a test key. Everything lives in a
 /// temporary directory and the account, which ``remove()`` takes away.
 final class SSHLoopback {
-  let directory: URL
   /// The first person's account, which runs the daemon.
   let account: String
   /// Another person's account, in the same group (`team`): for a team daemon.
   let colleague: String
   /// The group both accounts are in.
   let team: String
-  let port: Int
   let accountHome: URL
   /// The server's address: 127.0.0.1, or its end of the veth pair when the two "machines" are
   /// network namespaces.
   let address: String
   /// The namespaces of the server and the laptop, when the test asked for them.
   let namespaces: (server: String, laptop: String)?
-  private var sshd: pid_t = 0
+  /// The OpenSSH server that logs the two accounts in.
+  private(set) var server: LoopbackSSHServer!
   private(set) var daemon: Process?
 
   /// Needs root (to add an account and run sshd as it does) and OpenSSH's server, which
@@ -37,14 +37,11 @@ final class SSHLoopback {
     guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd") else {
       throw DaemonTestError("no /usr/sbin/sshd: scripts/test.sh installs openssh-server")
     }
-    directory = URL(filePath: "/tmp").appending(path: "cdssh-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
     let suffix = UInt32.random(in: 10_000...99_999)
     account = "cdssh\(suffix)"
     colleague = "cdsshb\(suffix)"
     team = "cdteam\(suffix)"
     accountHome = URL(filePath: "/home/\(account)")
-    port = Int.random(in: 20_000...60_000)
     if namespaces {
       let net = Int.random(in: 1...250)
       let names = (server: "cds\(suffix)", laptop: "cdl\(suffix)")
@@ -68,58 +65,21 @@ final class SSHLoopback {
       // A new account is locked; sshd without PAM refuses locked accounts even for keys.
       try Self.run("/usr/sbin/usermod", ["-p", "*", name])
     }
-    for key in ["host", "id", "other"] {
-      try Self.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path(key)])
-    }
-    for name in [account, colleague] {
-      let ssh = URL(filePath: "/home/\(name)/.ssh")
-      try FileManager.default.createDirectory(at: ssh, withIntermediateDirectories: true)
-      try FileManager.default.copyItem(atPath: path("id.pub"), toPath: ssh.appending(path: "authorized_keys").path)
-      try Self.run("/bin/chown", ["-R", name, ssh.path])
-    }
-    try write(
-      """
-      Port \(port)
-      ListenAddress \(address)
-      HostKey \(path("host"))
-      PidFile \(path("sshd.pid"))
-      UsePAM no
-      PasswordAuthentication no
-      KbdInteractiveAuthentication no
-      StrictModes no
-      AuthorizedKeysFile .ssh/authorized_keys
-      AllowUsers \(account) \(colleague)
-      """, to: "sshd_config")
-    let hostKey = try String(contentsOfFile: path("host.pub"), encoding: .utf8)
-    try write("[\(address)]:\(port) \(hostKey)", to: "known_hosts")
-    let otherKey = try String(contentsOfFile: path("other.pub"), encoding: .utf8)
-    try write("[\(address)]:\(port) \(otherKey)", to: "known_hosts.changed")
-    for (name, knownHosts) in [("ssh_config", "known_hosts"), ("ssh_config.changed", "known_hosts.changed")] {
-      try write(
-        """
-        Host testbox
-          HostName \(address)
-          Port \(port)
-          IdentityFile \(path("id"))
-          IdentitiesOnly yes
-          UserKnownHostsFile \(path(knownHosts))
-          StrictHostKeyChecking yes
-        """, to: name)
-    }
-    // Privilege separation needs it.
-    try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
-    let sshd = ["/usr/sbin/sshd", "-D", "-e", "-f", path("sshd_config")]
-    self.sshd = try namespaces
-      ? Self.spawn("/usr/sbin/ip", ["netns", "exec", self.namespaces!.server] + sshd, log: path("sshd.log"))
-      : Self.spawn(sshd[0], Array(sshd.dropFirst()), log: path("sshd.log"))
-    let deadline = Date().addingTimeInterval(10)
-    while !(try String(contentsOfFile: path("sshd.log"), encoding: .utf8)).contains("Server listening") {
-      guard Date() < deadline else { throw DaemonTestError("sshd did not start: \(try String(contentsOfFile: path("sshd.log"), encoding: .utf8))") }
-      usleep(50_000)
+    do {
+      server = try LoopbackSSHServer(
+        users: [account, colleague], address: address,
+        launcher: self.namespaces.map { ["/usr/sbin/ip", "netns", "exec", $0.server] } ?? [])
+    } catch {
+      remove()
+      throw error
     }
   }
 
-  func path(_ name: String) -> String { directory.appending(path: name).path }
+  /// The temporary directory of the test: the server's files, and room for the laptops' homes.
+  var directory: URL { server.directory }
+
+  /// A file of the server's directory, by name (`ssh_config`, `ssh_config.changed`, …).
+  func path(_ name: String) -> String { server.path(name) }
 
   /// Where the laptops' shared SSH connections live: a short path of the test's own, since a
   /// control socket's path is at most 107 bytes (a longer one would fall back to /tmp, shared).
@@ -218,11 +178,7 @@ final class SSHLoopback {
   /// Everything taken away: the daemon, sshd, the shared SSH connections, the account and the files.
   func remove() {
     stopDaemon()
-    if sshd > 0 {
-      kill(sshd, SIGTERM)
-      var status: Int32 = 0
-      waitpid(sshd, &status, 0)
-    }
+    server?.stop()
     // The ControlMaster processes this test's clients left (they would live on for 60 s); a
     // master names itself by its socket (`ssh: PATH [mux]`).
     _ = try? Self.run("/usr/bin/pkill", ["-f", runtimeRoot + "/"], allowFailure: true)
@@ -240,11 +196,6 @@ final class SSHLoopback {
       // Deleting a namespace deletes the veth end in it, and so the pair.
       for name in [namespaces.server, namespaces.laptop] { _ = try? Self.run("/usr/sbin/ip", ["netns", "del", name], allowFailure: true) }
     }
-    try? FileManager.default.removeItem(at: directory)
-  }
-
-  private func write(_ text: String, to name: String) throws {
-    try Data((text.hasSuffix("\n") ? text : text + "\n").utf8).write(to: directory.appending(path: name))
   }
 
   @discardableResult
@@ -255,19 +206,4 @@ final class SSHLoopback {
     }
     return result
   }
-
-  static func spawn(_ executable: String, _ arguments: [String], log: String) throws -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    var pid: pid_t = 0
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-    guard result == 0 else { throw DaemonTestError("\(executable) could not start: \(String(cString: strerror(result)))") }
-    return pid
-  }
 }
-

@@ -34,7 +34,11 @@ extension LineSocket {
 
   /// A window of the daemon: connected, greeted, and attached to `scope`.
   public static func window(path: String, scope: String) throws -> LineSocket {
-    let socket = try LineSocket(path: path)
+    try window(LineSocket(path: path), scope: scope)
+  }
+
+  /// `socket`, greeted and attached to `scope`.
+  public static func window(_ socket: LineSocket, scope: String) throws -> LineSocket {
     try socket.write(hello)
     let welcome = try socket.readLine()
     guard welcome.contains(#""type":"welcome""#) else { throw DriveError("expected welcome, got \(welcome)") }

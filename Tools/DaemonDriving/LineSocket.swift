@@ -5,20 +5,31 @@ import Foundation
 import Glibc
 #endif
 
-/// A Unix-socket connection that writes bytes and reads lines: blocking while a driver sets
-/// up, non-blocking once a load loop drives it with poll(2).
+/// A connection to a daemon that writes bytes and reads lines: blocking while a driver sets
+/// up, non-blocking once a load loop drives it with poll(2). Usually a Unix socket; any
+/// descriptor that speaks the protocol will do (the local end of an `ssh` running
+/// `concord dial-stdio`).
 public final class LineSocket {
   public let fd: Int32
+  private let end: () -> Void
   private var buffer: [UInt8] = []
   /// Where the unread part of `buffer` starts: lines are consumed without moving the rest.
   private var start = 0
   private var chunk = [UInt8](repeating: 0, count: 65_536)
 
   public init(path: String) throws {
-    fd = try UnixSocket.connect(to: path)
+    let fd = try UnixSocket.connect(to: path)
+    self.fd = fd
+    end = { Glibc.close(fd) }
   }
 
-  deinit { Glibc.close(fd) }
+  /// A connection on `fileDescriptor`, ended by `close` (which closes the descriptor).
+  public init(fileDescriptor: Int32, close: @escaping () -> Void) {
+    fd = fileDescriptor
+    end = close
+  }
+
+  deinit { end() }
 
   public func write(_ bytes: [UInt8]) throws {
     var offset = 0
