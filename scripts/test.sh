@@ -8,8 +8,9 @@ source scripts/system-packages.sh
 # export verifier; python3-jsonschema validates Workspace's traffic against its published schema
 # (workspace_schema_peer.py); sqlite3 imports a CSV export as an auditor's database would;
 # OpenSSH (server and client) carries the remote-daemon tests (SSHTests: a real sshd on loopback),
-# and iproute2 makes their two "machines" in network namespaces joined by a veth pair.
-concord_install_system_packages python3 python3-jsonschema sqlite3 openssh-server openssh-client iproute2
+# iproute2 makes their two "machines" in network namespaces joined by a veth pair; systemd
+# brings systemd-analyze, which reads the shipped user unit (DaemonUnitTests).
+concord_install_system_packages python3 python3-jsonschema sqlite3 openssh-server openssh-client iproute2 systemd
 
 swift build --build-tests
 swift test --skip-build "$@"
