@@ -201,6 +201,47 @@ struct SSHTests {
     #expect(Set(titles) == Set((1...300).map { "queued \($0)" }))
   }
 
+  /// A server whose log went back in time (its files restored from an older copy) is caught by
+  /// the laptop that saw the newer entries: over ssh as on the server itself, nothing is sent
+  /// until a person accepts it.
+  @Test func aServerWhoseLogWentBackIsCaughtByTheLaptop() throws {
+    let server = try SSHLoopback()
+    defer { server.remove() }
+    let home = server.accountHome.appending(path: ".local/state/concord")
+    let older = server.directory.appending(path: "older")
+    try server.startDaemon()
+    let environment = server.laptop(at: server.directory.appending(path: "laptop"))
+    #expect(try concord(["send", "board", "add first"], environment).status == 0)
+    server.stopDaemon()
+    try FileManager.default.createDirectory(at: older, withIntermediateDirectories: true)
+    for name in try FileManager.default.contentsOfDirectory(atPath: home.path) where name.hasPrefix("log.sqlite") {
+      try FileManager.default.copyItem(at: home.appending(path: name), to: older.appending(path: name))
+    }
+    try server.startDaemon()
+    #expect(try concord(["send", "board", "add second"], environment).status == 0)
+    server.stopDaemon()
+
+    // Someone with the server's files puts the older copy back.
+    for name in try FileManager.default.contentsOfDirectory(atPath: home.path) where name.hasPrefix("log.sqlite") {
+      try FileManager.default.removeItem(at: home.appending(path: name))
+    }
+    for name in try FileManager.default.contentsOfDirectory(atPath: older.path) {
+      try FileManager.default.copyItem(at: older.appending(path: name), to: home.appending(path: name))
+    }
+    try SSHLoopback.run("/bin/chown", ["-R", server.account, home.path])
+    try server.startDaemon()
+
+    let refused = try concord(["send", "board", "add third"], environment)
+    #expect(refused.status == 1, "\(refused.output)\(refused.error)")
+    #expect(refused.error.contains("the log was rolled back or restored from an older copy"), "\(refused.error)")
+    #expect(refused.error.contains("concord outbox sync --accept-rollback"), "\(refused.error)")
+    let accepted = try concord(["outbox", "sync", "--accept-rollback"], environment)
+    #expect(accepted.status == 0 && accepted.output.contains("synced: 1 applied"), "\(accepted.output)\(accepted.error)")
+    let titles = try JSONValue(parsing: try server.serverConcord(["state", "board"]).output).decode(BoardView.self)
+      .columns.flatMap(\.cards).map(\.title)
+    #expect(titles == ["first", "third"], "\(titles)")
+  }
+
   @Test func eachFailureSaysWhatHappenedAndWhatToDo() throws {
     let server = try SSHLoopback()
     defer { server.remove() }
