@@ -57,7 +57,7 @@ extension DaemonHost {
     }
     let scopeName = key.description
     // A scope already watched has its state encoded; only a new one is projected and encoded.
-    guard var instance = instances[scopeName] ?? startedInstance(scopeName, key: key, scope: scope) else {
+    guard var instance = instances[scopeName] ?? startedInstance(scopeName, key: key, scope: scope, resuming: since != nil) else {
       return connection.send(.error(code: .unknownScope, message: "\(key) names nothing in the state", cseq: nil))
     }
     let limit = WireLimits.maximumStateBytes(scope: scopeName)
@@ -74,11 +74,14 @@ extension DaemonHost {
     if isNew { tellApp(app.lifecycle.windowAttached, connection, scopeName) }
   }
 
-  /// The instance of a scope nobody watches yet: woken from rest, or made now; nil when the
-  /// parameter names nothing in the state.
-  private func startedInstance(_ name: String, key: ScopeKey, scope: AppScope<State, Action>) -> ScopeInstance? {
-    guard let projected = scope.project(committedState, key.parameter) else { return nil }
-    let (json, bytes) = encodedState(projected, of: name)
+  /// The instance of a scope nobody watches yet: woken from rest, or made now. When its
+  /// parameter names nothing in the state: nil for a window asking afresh (a name mistyped); for
+  /// a window coming back to a scope it had (`resuming`), the scope's state is null, as a window
+  /// watching it is sent when it goes (a column renamed), and the window stays attached.
+  private func startedInstance(_ name: String, key: ScopeKey, scope: AppScope<State, Action>, resuming: Bool) -> ScopeInstance? {
+    let projected = scope.project(committedState, key.parameter)
+    guard projected != nil || resuming else { return nil }
+    let (json, bytes) = projected.map { encodedState($0, of: name) } ?? (.null, 4)
     let published = PublishedState(scope: name, seq: committedSeq, state: json, bytes: bytes, previousSeq: nil)
     if var instance = resting.removeValue(forKey: name)?.instance {
       restingOrder.removeAll { $0 == name }

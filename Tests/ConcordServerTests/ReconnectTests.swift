@@ -4,6 +4,48 @@ import Testing
 
 /// A window that comes back, and a window that never answers.
 @Suite(.serialized) struct ReconnectTests {
+  /// A window that comes back to a scope whose parameter names nothing any more (the note
+  /// removed while it was away, as a column renamed) is told so as a window that watched it was:
+  /// its state is null, and it stays attached. Asked for afresh, the scope names nothing.
+  @Test func aWindowBackOnAScopeThatIsGoneIsSentNullAndStaysAttached() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let writer = try RawPeer.window(of: daemon, attachedTo: "notes")
+    try writer.send(.send(scope: "notes", action: ["add": ["text": "milk"]], client: "writer", cseq: 1))
+    try writer.receive { if case .ack(_, 1, _) = $0 { true } else { false } }
+
+    var reader: RawPeer? = try RawPeer(path: daemon.socketPath)
+    let welcome = try reader!.hello()
+    try reader!.send(.attach(scope: "note:1", since: nil))
+    guard case let .snapshot("note:1", seenSeq, seenState, _)? = try reader!.receive() else { throw DaemonTestError("no snapshot") }
+    reader = nil
+
+    try writer.send(.send(scope: "notes", action: ["remove": ["id": 1]], client: "writer", cseq: 2))
+    try writer.receive { if case .ack(_, 2, _) = $0 { true } else { false } }
+
+    let back = try RawPeer(path: daemon.socketPath)
+    try back.hello()
+    try back.send(.attach(scope: "note:1", since: LogPosition(logID: welcome.logID, seq: seenSeq)))
+    // Its state, whole or as the change from the one it had, is null.
+    let first = try back.receive()
+    switch first {
+    case let .snapshot("note:1", _, state, _)?: #expect(state == .null)
+    case let .update("note:1", _, .reset(state))?: #expect(state == .null)
+    case let .update("note:1", _, .diff(diff))?: #expect(try diff.apply(to: seenState) == .null)
+    default: Issue.record("expected the scope's state, null; got \(String(describing: first))")
+    }
+    try back.send(.ping)
+    #expect(try back.receive() == .pong)
+    // Still attached: detaching it is answered as for any attached scope.
+    try back.send(.detach(scope: "note:1"))
+    #expect(try back.receive() == .detached(scope: "note:1"))
+
+    let fresh = try RawPeer(path: daemon.socketPath)
+    try fresh.hello()
+    try fresh.send(.attach(scope: "note:1", since: nil))
+    guard case .error(.unknownScope, _, nil)? = try fresh.receive() else { throw DaemonTestError("a fresh attach should name nothing") }
+  }
+
   @Test func aWindowThatReconnectsGetsTheChangesSinceItsSeqNotTheWholeState() throws {
     let daemon = try DaemonProcess().start()
     defer { daemon.removeHome() }
