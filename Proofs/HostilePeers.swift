@@ -84,6 +84,38 @@ enum HostilePeers {
     }
   }
 
+  /// Attaches, then writes sends as fast as the socket takes them, taking its answers as they
+  /// come but never waiting for one: a peer that pipelines without a limit.
+  static func pipelineFlood(socket: String) -> Attack {
+    { stop, report in
+      guard let peer = try? LineSocket.window(path: socket, scope: "counter") else { return report.fail("could not connect") }
+      peer.setNonBlocking()
+      var cseq: Int64 = 0
+      var acks = 0
+      var closed = false
+      var batch: [UInt8] = []
+      var offset = 0
+      while stop.current != .stop && !closed {
+        if offset == batch.count {
+          batch = (0..<64).flatMap { _ in
+            cseq += 1
+            return Array(#"{"action":{"increment":{}},"client":"pipeline","cseq":\#(cseq),"scope":"counter","type":"send"}"#.utf8) + [10]
+          }
+          offset = 0
+        }
+        let written = batch[offset...].withUnsafeBytes { send(peer.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        if written > 0 { offset += written } else if errno != EAGAIN { closed = true }
+        guard (try? peer.fill()) == true else {
+          closed = true
+          break
+        }
+        while let line = peer.nextLine() { if LineKind(line) == .ack { acks += 1 } }
+        if written <= 0 { usleep(200) }
+      }
+      report.say("\(acks) answered while it sent \(cseq); \(closed ? "the daemon closed it" : "still connected")")
+    }
+  }
+
   /// Opens `count` connections, says hello on each, holds them, then drops them all.
   static func crowd(socket: String, count: Int) -> Attack {
     { stop, report in

@@ -8,8 +8,14 @@ import NIOCore
 /// reducer (`assumeIsolated`, no hop) and its answers go back out on one thread. Messages wait
 /// in the window's ``ConnectionQueue`` while the socket is not writable; all that is queued in one
 /// turn of the loop is written with one system call.
-final class ConnectionHandler: ChannelInboundHandler {
+///
+/// Backpressure: once the window has ``ConnectionQueue/maximumUnanswered`` actions unanswered,
+/// the socket is not read (the channel's `read` is withheld) until answers are written, and lines
+/// already read wait here. A peer that writes without reading fills its own socket, not the
+/// daemon's commits: each group commit takes at most that many of its actions.
+final class ConnectionHandler: ChannelDuplexHandler {
   typealias InboundIn = ByteBuffer
+  typealias OutboundIn = ByteBuffer
   typealias OutboundOut = ByteBuffer
 
   private let host: any ConnectionHost
@@ -21,6 +27,11 @@ final class ConnectionHandler: ChannelInboundHandler {
   private var closing = false
   /// The peer shut its write side: once everything it sent is answered, the connection closes.
   private var inputClosed = false
+  /// Lines read while the window had as many actions unanswered as it may, handled in order as
+  /// answers are written: at most what the reads before the pause brought.
+  private var held = CircularBuffer<ByteBuffer>()
+  /// The channel asked to read while the window was saturated: it reads once it no longer is.
+  private var readWithheld = false
 
   init(host: any ConnectionHost, registry: ConnectionRegistry) {
     self.host = host
@@ -56,9 +67,41 @@ final class ConnectionHandler: ChannelInboundHandler {
     // after an over-long line either: the connection is closing.
     guard let link, !inputClosed else { return }
     link.heard()
+    let line = unwrapInboundIn(data)
+    if !held.isEmpty || link.queue.isSaturated {
+      held.append(line)
+      link.setReadsWithheld(true)
+    } else {
+      handle(line, from: link)
+    }
+  }
+
+  func read(context: ChannelHandlerContext) {
+    if let link, !held.isEmpty || link.queue.isSaturated {
+      readWithheld = true
+      link.setReadsWithheld(true)
+    } else {
+      context.read()
+    }
+  }
+
+  /// Handles the lines held while the window was saturated, as far as it no longer is; then
+  /// reads again if a read was withheld.
+  private func handleHeld(context: ChannelHandlerContext, link: Connection) {
+    while !held.isEmpty, !link.queue.isSaturated {
+      handle(held.removeFirst(), from: link)
+    }
+    if readWithheld, held.isEmpty, !link.queue.isSaturated {
+      readWithheld = false
+      context.read()
+    }
+    link.setReadsWithheld(readWithheld || !held.isEmpty)
+  }
+
+  private func handle(_ line: ByteBuffer, from link: Connection) {
     let message: ClientMessage
     do {
-      message = try ClientMessage(line: unwrapInboundIn(data).readableBytesView)
+      message = try ClientMessage(line: line.readableBytesView)
     } catch {
       link.send(.error(code: .badMessage, message: error.description, cseq: nil))
       return
@@ -139,7 +182,8 @@ final class ConnectionHandler: ChannelInboundHandler {
       context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
     }
     link.setBlocked(!context.channel.isWritable && !link.queue.isEmpty)
-    if inputClosed, link.queue.isEmpty { closeOnceWritten(context: context) }
+    handleHeld(context: context, link: link)
+    if inputClosed, held.isEmpty, link.queue.isEmpty { closeOnceWritten(context: context) }
   }
 
   /// Closes once the writes already handed to the channel are done: a peer that half-closed has

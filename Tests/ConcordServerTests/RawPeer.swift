@@ -28,6 +28,14 @@ final class RawPeer: @unchecked Sendable {
 
   func write(_ text: String) throws { try write(Array(text.utf8)) }
 
+  /// Writes what the socket takes now, without waiting: how many bytes (0 when it takes none),
+  /// or nil once the daemon has closed the connection.
+  func writeWithoutWaiting(_ bytes: ArraySlice<UInt8>) -> Int? {
+    let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    if written >= 0 { return written }
+    return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : nil
+  }
+
   /// Shuts the write side, as `printf … | socat - UNIX-CONNECT:…` does at the end of its input:
   /// the daemon reads end of file but can still answer.
   func shutdownWrite() {
