@@ -26,6 +26,7 @@ public final class Outbox: Sendable {
   public let clientID: String
   let database: DatabaseQueue
   let sealer: LocalSealer
+  private let memo = QueuedMemo()
 
   private init(database: DatabaseQueue, sealer: LocalSealer, clientID: String) {
     self.database = database
@@ -114,16 +115,25 @@ public final class Outbox: Sendable {
     }
   }
 
-  /// The queued actions, oldest first.
+  /// The queued actions, oldest first. Cheap to ask again: what was opened before is not
+  /// opened again (``QueuedMemo``).
   public func queued() throws(ClientError) -> [QueuedAction] {
     try reading { db in
-      try Row.fetchAll(db, sql: "SELECT cseq, queued_at, sealed FROM pending ORDER BY cseq").map { row in
+      let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+      if let unchanged = memo.unchanged(version: version) { return unchanged }
+      var sealedByCseq: [Int64: Data] = [:]
+      let actions = try Row.fetchAll(db, sql: "SELECT cseq, queued_at, sealed FROM pending ORDER BY cseq").map { row in
         let cseq: Int64 = row["cseq"]
-        guard let fields = openObject(row["sealed"], place: Self.place(cseq)),
+        let sealed: Data = row["sealed"]
+        sealedByCseq[cseq] = sealed
+        if let known = memo.opened(cseq, sealed: sealed) { return known }
+        guard let fields = openObject(sealed, place: Self.place(cseq)),
           let queued = QueuedAction(cseq: cseq, queuedAt: Date(timeIntervalSince1970: row["queued_at"]), fields: fields)
         else { throw ClientError.local("queued action \(cseq) does not open with this key") }
         return queued
       }
+      memo.keep(actions, sealed: sealedByCseq, version: version)
+      return actions
     }
   }
 
@@ -238,7 +248,13 @@ public final class Outbox: Sendable {
   /// never both read and then both try to write (which SQLite answers with "busy" at once,
   /// without waiting).
   func access<T>(synced: Bool = true, _ work: (Database) throws -> T) throws(ClientError) -> T {
-    try translatingErrors("used") { try Self.immediate(database, synced: synced, work) }
+    try translatingErrors("used") {
+      try Self.immediate(database, synced: synced) { db in
+        // Counted inside the write: no read of this connection comes between it and the count.
+        memo.wrote()
+        return try work(db)
+      }
+    }
   }
 
   private func translatingErrors<T>(_ verb: String, _ body: () throws -> T) throws(ClientError) -> T {
