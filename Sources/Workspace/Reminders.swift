@@ -128,14 +128,22 @@ extension Reducer where State == Workspace.State, Action == Workspace.Action, En
       let after = state.board.present
       guard effect.refusal == nil, before != after else { return effect }
       var effects = [effect]
-      for card in after.cards {
+      // Only a card with a due date, before or after, has a timer to start or cancel. Most have
+      // none, and are passed over without being copied: this runs on every action, and a
+      // window predicting its queued actions runs it once for each.
+      for index in after.cards.indices where after.cards[index].due != nil {
+        let card = after.cards[index]
         let old = Reminders.dueDate(of: before.cards[id: card.id], on: before)
         let new = Reminders.dueDate(of: card, on: after)
         guard old != new else { continue }
         effects.append(
           new.map { Reminders.timer(card: card.id, due: $0, environment: environment) } ?? .cancel(id: ReminderTimer(card: card.id)))
       }
-      for card in before.cards where after.cards[id: card.id] == nil {
+      for index in before.cards.indices where before.cards[index].due != nil {
+        let card = before.cards[index]
+        // Gone, or its date taken away: its timer, if it had one, goes.
+        guard after.cards[id: card.id]?.due == nil, Reminders.dueDate(of: card, on: before) != nil || after.cards[id: card.id] == nil
+        else { continue }
         effects.append(.cancel(id: ReminderTimer(card: card.id)))
       }
       state.reminders.raised.removeAll { Reminders.dueDate(of: after.cards[id: $0.card], on: after) != $0.due }
