@@ -177,7 +177,7 @@ let package = Package(
     // What a window spends redrawing a big board or channel (on demand).
     .executableTarget(
       name: "WindowBenchmarks",
-      dependencies: ["Concord", "ConcordApp", "ConcordTerminal", "ConcordWire", "Workspace", "WorkspaceWindows"],
+      dependencies: ["Concord", "ConcordApp", "ConcordClient", "ConcordLog", "ConcordTerminal", "ConcordWire", "Workspace", "WorkspaceWindows"],
       path: "Benchmarks/WindowBenchmarks"
     ),
     // Throughput of the action log against plain SQLite with the same durability (on demand).

@@ -68,19 +68,16 @@ enum HostilePeers {
     { stop, report in
       guard let peer = try? LineSocket.window(path: socket, scope: "counter") else { return report.fail("could not connect") }
       peer.setNonBlocking()
-      var cseq: Int64 = 0
-      var sentBytes = 0
+      var sends = SendStream(client: "flood")
       var closed = false
       while stop.current != .stop && !closed {
-        var batch: [UInt8] = []
-        for _ in 0..<64 {
-          cseq += 1
-          batch += Array(#"{"action":{"increment":{}},"client":"flood","cseq":\#(cseq),"scope":"counter","type":"send"}"#.utf8) + [10]
+        guard let written = sends.write(to: peer) else {
+          closed = true
+          break
         }
-        let written = batch.withUnsafeBytes { send(peer.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        if written > 0 { sentBytes += written } else if errno == EAGAIN { usleep(1_000) } else { closed = true }
+        if written == 0 { usleep(1_000) }
       }
-      report.say("wrote \(mebibytes(sentBytes)), read nothing; \(closed ? "the daemon closed it" : "still connected")")
+      report.say("wrote \(mebibytes(sends.bytesWritten)), read nothing; \(closed ? "the daemon closed it" : "still connected")")
     }
   }
 
@@ -90,29 +87,18 @@ enum HostilePeers {
     { stop, report in
       guard let peer = try? LineSocket.window(path: socket, scope: "counter") else { return report.fail("could not connect") }
       peer.setNonBlocking()
-      var cseq: Int64 = 0
+      var sends = SendStream(client: "pipeline")
       var acks = 0
       var closed = false
-      var batch: [UInt8] = []
-      var offset = 0
       while stop.current != .stop && !closed {
-        if offset == batch.count {
-          batch = (0..<64).flatMap { _ in
-            cseq += 1
-            return Array(#"{"action":{"increment":{}},"client":"pipeline","cseq":\#(cseq),"scope":"counter","type":"send"}"#.utf8) + [10]
-          }
-          offset = 0
-        }
-        let written = batch[offset...].withUnsafeBytes { send(peer.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        if written > 0 { offset += written } else if errno != EAGAIN { closed = true }
-        guard (try? peer.fill()) == true else {
+        guard let written = sends.write(to: peer), (try? peer.fill()) == true else {
           closed = true
           break
         }
         while let line = peer.nextLine() { if LineKind(line) == .ack { acks += 1 } }
-        if written <= 0 { usleep(200) }
+        if written == 0 { usleep(200) }
       }
-      report.say("\(acks) answered while it sent \(cseq); \(closed ? "the daemon closed it" : "still connected")")
+      report.say("\(acks) answered while it sent \(sends.cseq); \(closed ? "the daemon closed it" : "still connected")")
     }
   }
 
@@ -156,5 +142,36 @@ enum HostilePeers {
       let said = "\(peers.count) peers, \(sent) bytes each"
       peers.isEmpty || sent == 0 ? report.fail(said) : report.say(said)
     }
+  }
+}
+
+/// An endless stream of the counter's `increment`, numbered from 1, written 64 lines at a time
+/// without waiting: a partly written batch goes on where it stopped.
+struct SendStream {
+  let client: String
+  private(set) var cseq: Int64 = 0
+  private(set) var bytesWritten = 0
+  private var batch: [UInt8] = []
+  private var offset = 0
+
+  init(client: String) { self.client = client }
+
+  /// Writes what the socket takes now: how many bytes, or nil once the daemon closed it.
+  mutating func write(to peer: LineSocket) -> Int? {
+    if offset == batch.count {
+      batch = []
+      for _ in 0..<64 {
+        cseq += 1
+        batch += Array(#"{"action":{"increment":{}},"client":"\#(client)","cseq":\#(cseq),"scope":"counter","type":"send"}"#.utf8) + [10]
+      }
+      offset = 0
+    }
+    let written = batch[offset...].withUnsafeBytes { send(peer.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    if written > 0 {
+      offset += written
+      bytesWritten += written
+      return written
+    }
+    return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : nil
   }
 }

@@ -41,6 +41,7 @@ enum WindowBenchmarks {
       try measure("chat, 10,000 messages", scope: "chat", states: chat, screen: screen) { _ = try? $0.decode(ChannelView.self) })
     screen.end()
     report.write(Data((["redraw per change (median of 50; p90) — goal < 5 ms"] + results).joined(separator: "\n").utf8 + [10]))
+    report.write(Data(("reading what a window shows (median of 20)\n" + (try QueuedWindow.measure(queued: 1_000, board: board[0]))).utf8 + [10]))
   }
 
   /// Times drawing each of `states` after the one before: median and 90th percentile.

@@ -48,7 +48,13 @@ public final class WindowSession {
   private var connection: ClientConnection?
   private var attached: Set<String> = []
   /// The daemon's state of the scope, and its seq.
-  public private(set) var confirmed: SeenState?
+  public private(set) var confirmed: SeenState? {
+    didSet { confirmedChanges &+= 1 }
+  }
+  /// Counts the daemon's states this window was given: what it shows is made again only when
+  /// that, or what is pending on it, changed.
+  private var confirmedChanges = 0
+  private var shownMemo: (confirmedChanges: Int, pending: [Int64], user: String, shown: Shown)?
   public private(set) var user: String?
   /// The state seen is kept in the outbox (to show while the daemon is away) at most once a
   /// second, not at every update: each keeping is an encryption and a commit, and every window
@@ -97,6 +103,17 @@ public final class WindowSession {
     guard !queued.isEmpty else { return Shown(state: confirmed, confirmed: confirmed) }
     // As the daemon will sign them: this account, at about the time they were typed.
     let user = userName
+    // Predicting runs the app's reducer once for each pending action: not again for the same.
+    if let memo = shownMemo, memo.confirmedChanges == confirmedChanges, memo.user == user, memo.pending == queued.map(\.cseq) {
+      return memo.shown
+    }
+    let shown = predicted(confirmed, queued, user: user)
+    shownMemo = (confirmedChanges, queued.map(\.cseq), user, shown)
+    return shown
+  }
+
+  /// `confirmed` with `queued` on top, as the app predicts it.
+  private func predicted(_ confirmed: JSONValue, _ queued: [QueuedAction], user: String) -> Shown {
     let pending = queued.map { PendingAction(action: $0.action, origin: ActionOrigin(user: user, window: "", at: JSONDate.rounded($0.queuedAt))) }
     guard let prediction = app?.predict(scope, confirmed, pending) else {
       return Shown(state: confirmed, confirmed: confirmed, pending: queued)
