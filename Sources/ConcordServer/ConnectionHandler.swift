@@ -9,8 +9,8 @@ import NIOCore
 /// in the window's ``ConnectionQueue`` while the socket is not writable; all that is queued in one
 /// turn of the loop is written with one system call.
 ///
-/// Backpressure: once the window has ``ConnectionQueue/maximumUnanswered`` actions unanswered,
-/// the socket is not read (the channel's `read` is withheld) until answers are written, and lines
+/// Backpressure: once the window has as many actions unanswered as ``WriterShare`` allows, the
+/// socket is not read (the channel's `read` is withheld) until answers are written, and lines
 /// already read wait here. A peer that writes without reading fills its own socket, not the
 /// daemon's commits: each group commit takes at most that many of its actions.
 final class ConnectionHandler: ChannelDuplexHandler {
@@ -68,7 +68,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     guard let link, !inputClosed else { return }
     link.heard()
     let line = unwrapInboundIn(data)
-    if !held.isEmpty || link.queue.isSaturated {
+    if !held.isEmpty || isSaturated(link) {
       held.append(line)
       link.setReadsWithheld(true)
     } else {
@@ -77,7 +77,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
   }
 
   func read(context: ChannelHandlerContext) {
-    if let link, !held.isEmpty || link.queue.isSaturated {
+    if let link, !held.isEmpty || isSaturated(link) {
       readWithheld = true
       link.setReadsWithheld(true)
     } else {
@@ -88,14 +88,20 @@ final class ConnectionHandler: ChannelDuplexHandler {
   /// Handles the lines held while the window was saturated, as far as it no longer is; then
   /// reads again if a read was withheld.
   private func handleHeld(context: ChannelHandlerContext, link: Connection) {
-    while !held.isEmpty, !link.queue.isSaturated {
+    while !held.isEmpty, !isSaturated(link) {
       handle(held.removeFirst(), from: link)
     }
-    if readWithheld, held.isEmpty, !link.queue.isSaturated {
+    if readWithheld, held.isEmpty, !isSaturated(link) {
       readWithheld = false
       context.read()
     }
     link.setReadsWithheld(readWithheld || !held.isEmpty)
+  }
+
+  /// Whether the window has as many actions unanswered as it may: then nothing more of what it
+  /// sends is read until an answer is written.
+  private func isSaturated(_ link: Connection) -> Bool {
+    link.queue.unanswered >= registry.writers.limit(for: link)
   }
 
   private func handle(_ line: ByteBuffer, from link: Connection) {
@@ -117,6 +123,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
       link.send(.welcome(host.assumeIsolated { $0.welcome(for: link) }))
       return
     }
+    if case .send = message { registry.writers.sent(from: link) }
     host.assumeIsolated { $0.handle(message, from: link) }
   }
 

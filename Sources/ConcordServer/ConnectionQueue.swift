@@ -27,14 +27,6 @@ import Synchronization
 final class ConnectionQueue: Sendable {
   /// More queued messages than this and the window is disconnected: it is not reading.
   static let maximumQueued = 10_000
-  /// With this many actions unanswered (read, but their answers not yet written), the
-  /// connection reads no more of what the window sends until some are: a peer that writes
-  /// actions without reading its answers stalls itself, and one that pipelines has at most this
-  /// many in each group commit. (A window has one in flight. Measured in the hostile suite: 4
-  /// kept a pipelining flood nearest a good window's quiet p99, 1.8–2.4× against 6–8× with 32,
-  /// but cut a script pipelining 1,000 board actions to a commit per 4, tens of times slower;
-  /// 32 keeps the good window's worst ack in a flood under 20 ms and such a script fast.)
-  static let maximumUnanswered = 32
 
   private enum Item {
     case message(ServerMessage)
@@ -253,7 +245,7 @@ final class ConnectionQueue: Sendable {
 
   var isEmpty: Bool { contents.withLock { $0.count == 0 } }
 
-  /// Whether the window has as many actions unanswered as it may: then nothing more of what it
-  /// sends is read until an answer is written.
-  var isSaturated: Bool { contents.withLock { $0.unanswered >= Self.maximumUnanswered } }
+  /// How many actions the window sent whose answers are not written yet (``WriterShare`` says
+  /// how many it may have before it is read no further).
+  var unanswered: Int { contents.withLock { $0.unanswered } }
 }

@@ -24,6 +24,8 @@ final class ConnectionRegistry: @unchecked Sendable {
   let policy: PeerPolicy
   let logger: Logger
   let timing: Timing
+  /// How many actions each window may have unanswered.
+  let writers = WriterShare()
   private let eventLoop: any EventLoop
   private var links: [String: Connection] = [:]
   private var admitted = 0

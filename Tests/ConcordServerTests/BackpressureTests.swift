@@ -2,6 +2,8 @@ import ConcordWire
 import Foundation
 import Testing
 
+@testable import ConcordServer
+
 /// A peer that writes actions and never reads their answers is read no further than a few dozen
 /// unanswered actions: what it writes fills its own socket, not the daemon's commits, and it is
 /// not cut off for it. Nothing it sent is lost: once it reads, every action is answered, in order,
@@ -75,5 +77,44 @@ import Testing
     }
     let state = try ConcordCLI.run(["state", "counter"], home: daemon.home).output
     #expect(state.trimmingCharacters(in: .whitespacesAndNewlines) == String(written + 20))
+  }
+
+  /// A peer pipelining actions as fast as it can, reading its answers, shares each commit with a
+  /// window that writes beside it: between two of the window's actions in the log come a few of
+  /// the peer's, not dozens (a writer alone may have 32 in flight; beside another, 4).
+  @Test func aPipeliningPeerSharesEachCommitWithAWindowBesideIt() throws {
+    let daemon = try DaemonProcess(home: DaemonProcess.makeHome()).start()
+    defer { daemon.stopAndRemoveHome() }
+    let peer = try RawPeer.window(of: daemon, attachedTo: "counter")
+    let window = try RawPeer.window(of: daemon, attachedTo: "counter")
+    let count = 4_000
+    let lines: [UInt8] = (1...count).flatMap { (cseq: Int) -> [UInt8] in
+      Array(#"{"action":{"increment":{}},"client":"pipeline","cseq":\#(cseq),"scope":"counter","type":"send"}"#.utf8) + [10]
+    }
+    let writer = Thread { try? peer.write(lines) }
+    writer.start()
+    let peerSeqs = LockedValue<[Int64]>([])
+    let reader = Thread {
+      while let message = try? peer.receive(timeout: 30), peerSeqs.withLock({ $0.count }) < count {
+        if case let .ack(_, _, seq) = message { peerSeqs.withLock { $0.append(seq) } }
+      }
+    }
+    reader.start()
+    // The window starts once the peer is under way, and writes one action at a time.
+    while peerSeqs.withLock({ $0.count }) < 200 { usleep(1_000) }
+    var windowSeqs: [Int64] = []
+    for cseq in Int64(1)...60 {
+      try window.send(.send(scope: "counter", action: ["increment": [:]], client: "window", cseq: cseq))
+      let answers = try window.receive { if case .ack(client: "window", _, _) = $0 { true } else { false } }
+      if case let .ack(_, _, seq)? = answers.last { windowSeqs.append(seq) }
+    }
+    let deadline = Date().addingTimeInterval(60)
+    while peerSeqs.withLock({ $0.count }) < count && Date() < deadline { usleep(10_000) }
+    let peerAcks = peerSeqs.withLock { $0 }
+    #expect(peerAcks.count == count, "the peer got \(peerAcks.count) answers of \(count)")
+    // How many of the peer's entries lie between two of the window's, in the log.
+    let between = zip(windowSeqs, windowSeqs.dropFirst()).map { low, high in peerAcks.count { $0 > low && $0 < high } }.sorted()
+    let median = between[between.count / 2]
+    #expect(median <= 12, "the peer's entries between two of the window's: \(between)")
   }
 }
