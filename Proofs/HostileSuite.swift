@@ -32,8 +32,8 @@ struct HostileSuite: ParsableCommand {
     // Responsive: an ack at least every 100 ms at worst, and a p99 within 5× the quiet one (or
     // under 10 ms). A peer that floods without reading is held to more: it is not read past its
     // unanswered actions, so the good window's p99 stays within 2× the quiet one and its worst
-    // under 20 ms. One that floods taking its answers has up to 32 actions in every commit, so
-    // the good window waits for the commit in progress: the lenient bound.
+    // under 20 ms. One that floods taking its answers shares every commit with the good window
+    // (WriterShare), which still waits for the commit in progress: the lenient bound.
     let lenient = Bound(p99Times: 5, p99Floor: 10_000, worst: 100_000)
     let attacks: [(name: String, attack: HostilePeers.Attack, bound: Bound)] = [
       ("no attack (baseline)", HostilePeers.idle, lenient),
