@@ -149,7 +149,9 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
-      path: "daemon"
+      path: "daemon",
+      // The systemd user unit shipped beside the daemon's source (DaemonUnitTests reads it).
+      exclude: ["concordd.service"]
     ),
     .executableTarget(
       name: "concord",
