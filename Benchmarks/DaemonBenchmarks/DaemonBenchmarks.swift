@@ -7,6 +7,7 @@ import Foundation
 ///     scripts/bench.sh daemon [--quick] [--clients N]   # N clients only, instead of 1 and 16
 ///     concord-daemon-bench --against SOCKET [--clients N]  # only the closed loops, against a running daemon
 ///     scripts/bench.sh remote [--quick] [--rounds N]   # through OpenSSH beside the local socket
+///     concord-daemon-bench fan-out [--quick]            # one update to 100 and 1,000 windows, alone
 @main
 struct DaemonBenchmarks {
   static func main() throws {
@@ -15,6 +16,21 @@ struct DaemonBenchmarks {
     let directory = URL(filePath: "/tmp/cdbench-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
+    if CommandLine.arguments.contains("fan-out") {
+      // One update to many windows, alone: `concord-daemon-bench fan-out [--quick]`.
+      let home = try DaemonUnderTest.makeHome()
+      defer { try? FileManager.default.removeItem(at: home) }
+      let daemon = try DaemonUnderTest(home: home, outputIn: directory)
+      defer { daemon.stop() }
+      try daemon.waitUntilServing()
+      for (windows, rounds) in [(100, quick ? 200 : 1000), (1_000, quick ? 100 : 300)] {
+        let fan = try fanOut(path: daemon.socketPath, windows: windows, rounds: rounds, run: "fan\(windows)")
+        print("update to \(windows.formatted()) windows, send → last window: p50 \(micro(fan.toAll.percentile(0.5))),"
+          + " p99 \(micro(fan.toAll.percentile(0.99))), max \(micro(Double(fan.toAll.latencies.max() ?? 0) / 1000))"
+          + " (ack p50 \(micro(fan.ack.percentile(0.5))))")
+      }
+      return
+    }
     if CommandLine.arguments.contains("remote") {
       var rounds = quick ? 1 : 3
       if let index = CommandLine.arguments.firstIndex(of: "--rounds"), index + 1 < CommandLine.arguments.count,
@@ -53,8 +69,9 @@ struct DaemonBenchmarks {
       let sample = try closedLoop(path: daemon.socketPath, clients: count, seconds: seconds, run: "c\(count)")
       concord[count] = LoadFigures(perSecond: sample.perSecond, p50: sample.percentile(0.5), p99: sample.percentile(0.99))
     }
-    print("concordd: one update to 100 windows…")
+    print("concordd: one update to 100 windows, then to 1,000…")
     let fan = try fanOut(path: daemon.socketPath, windows: 100, rounds: quick ? 200 : 1000, run: "fan")
+    let fanThousand = try fanOut(path: daemon.socketPath, windows: 1_000, rounds: quick ? 100 : 300, run: "fan1000")
     daemon.stop()
 
     var redis: [Int: LoadFigures] = [:]
@@ -96,6 +113,9 @@ struct DaemonBenchmarks {
     print("")
     print("update to 100 windows, send → last window: p50 \(micro(fan.toAll.percentile(0.5))), p99 \(micro(toAll99))"
       + " (ack p50 \(micro(fan.ack.percentile(0.5)))); goal p99 ≤ 5 ms: \(toAll99 <= 5000 ? "met" : "MISSED")")
+    let thousand99 = fanThousand.toAll.percentile(0.99)
+    print("update to 1,000 windows, send → last window: p50 \(micro(fanThousand.toAll.percentile(0.5))), p99 \(micro(thousand99))"
+      + " (ack p50 \(micro(fanThousand.ack.percentile(0.5)))); goal p99 < 10 ms: \(thousand99 < 10_000 ? "met" : "MISSED")")
     print("boot, \(entries.formatted()) entries (\(boot.logBytes / 1_048_576) MiB): without a snapshot "
       + String(format: "%.2f s", boot.withoutSnapshot) + ", with a snapshot 999 entries back "
       + String(format: "%.3f s", boot.withSnapshot) + "; goal < 1 s with a snapshot: \(boot.withSnapshot < 1 ? "met" : "MISSED")")
