@@ -88,6 +88,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
   /// Handles the lines held while the window was saturated, as far as it no longer is; then
   /// reads again if a read was withheld.
   private func handleHeld(context: ChannelHandlerContext, link: Connection) {
+    // Every write turn of every window comes here (the fan-out too): most hold nothing.
+    guard readWithheld || !held.isEmpty else { return }
     while !held.isEmpty, !isSaturated(link) {
       handle(held.removeFirst(), from: link)
     }
@@ -101,7 +103,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
   /// Whether the window has as many actions unanswered as it may: then nothing more of what it
   /// sends is read until an answer is written.
   private func isSaturated(_ link: Connection) -> Bool {
-    link.queue.unanswered >= registry.writers.limit(for: link)
+    let unanswered = link.queue.unanswered
+    // Under the smallest limit (a window has one action in flight) the clock is not read.
+    return unanswered >= WriterShare.shared && unanswered >= registry.writers.limit(for: link)
   }
 
   private func handle(_ line: ByteBuffer, from link: Connection) {
