@@ -15,18 +15,19 @@ struct HomeOptions: ParsableArguments {
       "A daemon on another machine, reached with ssh (default: CONCORD_HOST).", valueName: "ssh://[USER@]HOST[:PORT][/HOME]"))
   var host: String?
 
-  /// The daemon's machine when it is another one: `--host`, else `CONCORD_HOST`.
-  var remote: SSHTarget? {
-    let text = host ?? ProcessInfo.processInfo.environment["CONCORD_HOST"]
-    guard let text, !text.isEmpty else { return nil }
-    return try? SSHTarget(text)
+  /// The daemon's machine when it is another one: `--host`, else `CONCORD_HOST` (checked by
+  /// ``validate()`` before any command runs).
+  var remote: SSHTarget? { hostText.flatMap { try? SSHTarget($0) } }
+
+  /// `--host`, else `CONCORD_HOST`; nil when neither names one.
+  private var hostText: String? {
+    (host ?? ProcessInfo.processInfo.environment["CONCORD_HOST"]).flatMap { $0.isEmpty ? nil : $0 }
   }
 
   func validate() throws {
-    let text = host ?? ProcessInfo.processInfo.environment["CONCORD_HOST"]
-    guard let text, !text.isEmpty else { return }
+    guard let hostText else { return }
     do {
-      _ = try SSHTarget(text)
+      _ = try SSHTarget(hostText)
     } catch {
       throw ValidationError(error.description)
     }

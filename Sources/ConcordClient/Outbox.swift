@@ -121,19 +121,17 @@ public final class Outbox: Sendable {
     try reading { db in
       let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
       if let unchanged = memo.unchanged(version: version) { return unchanged }
-      var sealedByCseq: [Int64: Data] = [:]
-      let actions = try Row.fetchAll(db, sql: "SELECT cseq, queued_at, sealed FROM pending ORDER BY cseq").map { row in
+      let read = try Row.fetchAll(db, sql: "SELECT cseq, queued_at, sealed FROM pending ORDER BY cseq").map { row in
         let cseq: Int64 = row["cseq"]
         let sealed: Data = row["sealed"]
-        sealedByCseq[cseq] = sealed
-        if let known = memo.opened(cseq, sealed: sealed) { return known }
+        if let known = memo.opened(cseq, sealed: sealed) { return (sealed, known) }
         guard let fields = openObject(sealed, place: Self.place(cseq)),
           let queued = QueuedAction(cseq: cseq, queuedAt: Date(timeIntervalSince1970: row["queued_at"]), fields: fields)
         else { throw ClientError.local("queued action \(cseq) does not open with this key") }
-        return queued
+        return (sealed, queued)
       }
-      memo.keep(actions, sealed: sealedByCseq, version: version)
-      return actions
+      memo.keep(read, version: version)
+      return read.map(\.1)
     }
   }
 

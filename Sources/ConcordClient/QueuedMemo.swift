@@ -12,7 +12,7 @@ import Synchronization
 /// ```swift
 /// if let same = memo.unchanged(version: version) { return same }
 /// let action = memo.opened(cseq, sealed: bytes) ?? open(bytes)
-/// memo.keep(actions, sealed: sealedByCseq, version: version)
+/// memo.keep(read, version: version)        // each action with the bytes it was opened from
 /// ```
 final class QueuedMemo: Sendable {
   private struct Contents {
@@ -43,16 +43,14 @@ final class QueuedMemo: Sendable {
     }
   }
 
-  /// Keeps `actions`, read at `version`, with the sealed bytes each was opened from.
-  func keep(_ actions: [QueuedAction], sealed: [Int64: Data], version: Int64) {
+  /// Keeps the actions read at `version`, each with the sealed bytes it was opened from.
+  func keep(_ read: [(sealed: Data, action: QueuedAction)], version: Int64) {
     let writes = writes.load(ordering: .relaxed)
     contents.withLock { contents in
       contents.version = version
       contents.writes = writes
-      contents.actions = actions
-      contents.opened = Dictionary(uniqueKeysWithValues: actions.compactMap { action in
-        sealed[action.cseq].map { (action.cseq, ($0, action)) }
-      })
+      contents.actions = read.map(\.action)
+      contents.opened = Dictionary(uniqueKeysWithValues: read.map { ($0.action.cseq, $0) })
     }
   }
 }

@@ -104,11 +104,12 @@ public final class WindowSession {
     // As the daemon will sign them: this account, at about the time they were typed.
     let user = userName
     // Predicting runs the app's reducer once for each pending action: not again for the same.
-    if let memo = shownMemo, memo.confirmedChanges == confirmedChanges, memo.user == user, memo.pending == queued.map(\.cseq) {
+    let cseqs = queued.map(\.cseq)
+    if let memo = shownMemo, memo.confirmedChanges == confirmedChanges, memo.user == user, memo.pending == cseqs {
       return memo.shown
     }
     let shown = predicted(confirmed, queued, user: user)
-    shownMemo = (confirmedChanges, queued.map(\.cseq), user, shown)
+    shownMemo = (confirmedChanges, cseqs, user, shown)
     return shown
   }
 

@@ -81,7 +81,7 @@ extension DaemonHost {
   private func startedInstance(_ name: String, key: ScopeKey, scope: AppScope<State, Action>, resuming: Bool) -> ScopeInstance? {
     let projected = scope.project(committedState, key.parameter)
     guard projected != nil || resuming else { return nil }
-    let (json, bytes) = projected.map { encodedState($0, of: name) } ?? (.null, 4)
+    let (json, bytes) = encodedState(projected, of: name)
     let published = PublishedState(scope: name, seq: committedSeq, state: json, bytes: bytes, previousSeq: nil)
     if var instance = resting.removeValue(forKey: name)?.instance {
       restingOrder.removeAll { $0 == name }
@@ -134,10 +134,13 @@ extension DaemonHost {
     submitFromDaemon(action, user: connection.user, scope: scope, at: event.at)
   }
 
-  /// A scope's state as JSON; null, with an error in the daemon's log (once, until the state can
-  /// be encoded again), when the app's state cannot be encoded (a Double that is not finite, say).
-  /// Attaching and publishing treat it alike, so every window of the scope shows the same thing.
-  private func encodedState(_ projected: ProjectedState, of name: String) -> (json: JSONValue, bytes: Int) {
+  /// A scope's state as JSON: null when its parameter names nothing (an element that is gone,
+  /// which a window shows rather than keep a stale view); null too, with an error in the daemon's
+  /// log (once, until the state can be encoded again), when the app's state cannot be encoded (a
+  /// Double that is not finite, say). Attaching and publishing treat it alike, so every window of
+  /// the scope shows the same thing.
+  private func encodedState(_ projected: ProjectedState?, of name: String) -> (json: JSONValue, bytes: Int) {
+    guard let projected else { return Self.null }
     do {
       // The text the line limit measured, when the state is still that one: not encoded twice.
       let encoded =
@@ -154,9 +157,12 @@ extension DaemonHost {
       if scopesShowingNull.insert(name).inserted {
         logger.error("the state of \(name) could not be encoded, so its windows show null until it can be: \(error)")
       }
-      return (.null, 4)
+      return Self.null
     }
   }
+
+  /// `null`, and its length.
+  private static var null: (json: JSONValue, bytes: Int) { (.null, 4) }
 
   /// Sends every window whose scope's projected state changed its new state.
   func publishChanges() {
@@ -167,8 +173,7 @@ extension DaemonHost {
       let projected = instance.scope.project(committedState, instance.key.parameter)
       if let projected, projected.hasSameValue(as: instance.last) { continue }
       if projected == nil, instance.last == nil { continue }
-      // An element that is gone shows as null: the window says so rather than keep a stale view.
-      let (json, bytes) = projected.map { encodedState($0, of: name) } ?? (.null, 4)
+      let (json, bytes) = encodedState(projected, of: name)
       let published = PublishedState(
         scope: name, seq: committedSeq, state: json, bytes: bytes, previousSeq: instance.published.seq)
       changes.append((name, projected, published))

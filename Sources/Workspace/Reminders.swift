@@ -141,9 +141,9 @@ extension Reducer where State == Workspace.State, Action == Workspace.Action, En
       }
       for index in before.cards.indices where before.cards[index].due != nil {
         let card = before.cards[index]
-        // Gone, or its date taken away: its timer, if it had one, goes.
-        guard after.cards[id: card.id]?.due == nil, Reminders.dueDate(of: card, on: before) != nil || after.cards[id: card.id] == nil
-        else { continue }
+        // Gone (its timer goes with it), or its date taken away while it had a timer.
+        let now = after.cards[id: card.id]
+        guard now == nil || (now?.due == nil && Reminders.dueDate(of: card, on: before) != nil) else { continue }
         effects.append(.cancel(id: ReminderTimer(card: card.id)))
       }
       state.reminders.raised.removeAll { Reminders.dueDate(of: after.cards[id: $0.card], on: after) != $0.due }
