@@ -8,29 +8,25 @@ enum RemoteRun {
   /// Runs `concord ARGUMENTS` on `target`'s machine; writes what it prints to `output` (a
   /// local file, written whole) or to standard output.
   static func relay(_ arguments: [String], on target: SSHTarget, output: String? = nil) throws {
-    let environment = ProcessInfo.processInfo.environment
-    let command = SSHTransport.command(for: target, running: arguments, environment: environment)
     let process = Process()
     process.executableURL = URL(filePath: "/usr/bin/env")
-    process.arguments = command
-    var sink: OutputSink?
-    if let output {
-      sink = try OutputSink(path: output)
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      let errors = Pipe()
-      process.standardError = errors
-      try process.run()
-      while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty { try sink?.write(data) }
-      process.waitUntilExit()
-      try finish(process, errors: errors.fileHandleForReading.readDataToEndOfFile(), target: target, sink: &sink)
-      return
-    }
-    let errors = Pipe()
-    process.standardError = errors
+    process.arguments = SSHTransport.command(for: target, running: arguments, environment: ProcessInfo.processInfo.environment)
+    // What ssh and the command say, in a file: a pipe read only at the end could fill and stall
+    // them both.
+    let errors = FileManager.default.temporaryDirectory.appending(path: "concord-remote-\(UUID().uuidString).err")
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil, attributes: [.posixPermissions: 0o600])
+    defer { try? FileManager.default.removeItem(at: errors) }
+    process.standardError = try FileHandle(forWritingTo: errors)
+    var sink = try output.map { try OutputSink(path: $0) }
+    let pipe = Pipe()
+    // Without a local file, standard output goes straight to this one's.
+    if sink != nil { process.standardOutput = pipe }
     try process.run()
+    if sink != nil {
+      while case let data = pipe.fileHandleForReading.availableData, !data.isEmpty { try sink?.write(data) }
+    }
     process.waitUntilExit()
-    try finish(process, errors: errors.fileHandleForReading.readDataToEndOfFile(), target: target, sink: &sink)
+    try finish(process, errors: (try? Data(contentsOf: errors)) ?? Data(), target: target, sink: &sink)
   }
 
   private static func finish(_ process: Process, errors: Data, target: SSHTarget, sink: inout OutputSink?) throws {
