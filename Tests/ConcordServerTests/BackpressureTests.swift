@@ -117,4 +117,17 @@ import Testing
     let median = between[between.count / 2]
     #expect(median <= 12, "the peer's entries between two of the window's: \(between)")
   }
+
+  /// A script that pipelines far past the limit and then shuts its write side: the lines held
+  /// while it was not read, and the ones still in its socket, are all answered, in order, before
+  /// the daemon closes (it reads the end of the input only once it reads again).
+  @Test func aScriptThatPipelinesAndShutsItsWriteSideGetsEveryAnswerThenTheClose() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.removeHome() }
+    let peer = try RawPeer.window(of: daemon, attachedTo: "counter")
+    try peer.write((1...500).map(AnswerOrderTests.send).joined() + #"{"type":"ping"}"# + "\n")
+    peer.shutdownWrite()
+    let answers = try peer.linesUntilClosed(timeout: 60).map(AnswerOrderTests.summary).filter { $0 != "update" }
+    #expect(answers == (1...500).map { "ack \($0)" } + ["pong"], "\(answers.prefix(3)) … \(answers.suffix(3))")
+  }
 }

@@ -167,9 +167,13 @@ final class SSHLoopback {
     ]) { $1 }
   }
 
+  /// The home of the test's laptop, in its directory.
+  var laptopHome: URL { directory.appending(path: "laptop") }
+
   /// A laptop with its home at `home`, whose daemon is this server's, logged in as the first
   /// account: `CONCORD_HOST=ssh://ACCOUNT@testbox`.
-  func laptop(at home: URL) -> [String: String] {
+  func laptop(at home: URL? = nil) -> [String: String] {
+    let home = home ?? laptopHome
     var environment = clientEnvironment(home: home)
     environment["CONCORD_HOST"] = "ssh://\(account)@testbox"
     return environment

@@ -18,8 +18,8 @@ struct SSHTests {
     let server = try SSHLoopback()
     defer { server.remove() }
     try server.startDaemon()
-    let laptop = server.directory.appending(path: "laptop")
-    let environment = server.laptop(at: laptop)
+    let laptop = server.laptopHome
+    let environment = server.laptop()
 
     let sent = try concord(["send", "board", #"add "Written on the laptop""#], environment)
     #expect(sent.status == 0, "\(sent.error)")
@@ -104,8 +104,8 @@ struct SSHTests {
     let server = try SSHLoopback()
     defer { server.remove() }
     try server.startDaemon()
-    let laptop = server.directory.appending(path: "laptop")
-    let environment = server.laptop(at: laptop)
+    let laptop = server.laptopHome
+    let environment = server.laptop()
     let variables = ["CONCORD_HOME", "CONCORD_APP", "CONCORD_SSH_COMMAND", "CONCORD_REMOTE_COMMAND", "XDG_RUNTIME_DIR", "CONCORD_HOST"]
       .map { "\($0)=\"\(environment[$0]!)\"" }.joined(separator: " ")
     let window = try Tmux(command: "env -u NO_COLOR \(variables) \(ConcordCLI.binary.path) attach board", columns: 100, rows: 24)
@@ -131,8 +131,8 @@ struct SSHTests {
   @Test func aSyncCutPartWayIsAppliedExactlyOnce() throws {
     let server = try SSHLoopback()
     defer { server.remove() }
-    let laptop = server.directory.appending(path: "laptop")
-    let environment = server.laptop(at: laptop)
+    let laptop = server.laptopHome
+    let environment = server.laptop()
     // The daemon is not running yet: a send is queued (exit 3), and 299 more wait with it.
     let first = try concord(["send", "board", #"{"addCard":{"title":"queued 1"}}"#], environment)
     #expect(first.status == 3, "\(first.error)")
@@ -170,7 +170,7 @@ struct SSHTests {
   func aLinkThatGoesSilentMidSyncLosesNothingAndRepeatsNothing() throws {
     let server = try SSHLoopback(namespaces: true)
     defer { server.remove() }
-    let environment = server.laptop(at: server.directory.appending(path: "laptop"))
+    let environment = server.laptop()
     let first = try server.laptopConcord(["send", "board", #"{"addCard":{"title":"queued 1"}}"#], environment)
     #expect(first.status == 3, "\(first.error)")
     let outbox = try Outbox.open(home: ConcordHome(server.directory.appending(path: "laptop/remotes/\(server.account)@testbox")))
@@ -210,7 +210,7 @@ struct SSHTests {
     let home = server.accountHome.appending(path: ".local/state/concord")
     let older = server.directory.appending(path: "older")
     try server.startDaemon()
-    let environment = server.laptop(at: server.directory.appending(path: "laptop"))
+    let environment = server.laptop()
     #expect(try concord(["send", "board", "add first"], environment).status == 0)
     server.stopDaemon()
     try FileManager.default.createDirectory(at: older, withIntermediateDirectories: true)
@@ -245,7 +245,7 @@ struct SSHTests {
   @Test func eachFailureSaysWhatHappenedAndWhatToDo() throws {
     let server = try SSHLoopback()
     defer { server.remove() }
-    let laptop = server.directory.appending(path: "laptop")
+    let laptop = server.laptopHome
     let environment = server.clientEnvironment(home: laptop)
     func send(_ host: String, _ changes: [String: String] = [:]) throws -> ConcordCLI.Result {
       try concord(["send", "board", "add x"], environment.merging(changes.merging(["CONCORD_HOST": host]) { $1 }) { $1 })
