@@ -76,18 +76,32 @@ public final class ClientConnection {
 
   deinit { close() }
 
+  /// Writes `message`. While the socket takes no more, what the daemon sends is read into the
+  /// buffer meanwhile: a daemon reads no further from a peer whose answers wait unread
+  /// (backpressure), so a sender that only waited to write would wait on a daemon waiting on it.
   public func send(_ message: ClientMessage) throws(ClientError) {
     guard fileDescriptor >= 0 else { throw .closed }
     let bytes = Array(message.line.utf8)
     var offset = 0
     while offset < bytes.count {
       let written = bytes[offset...].withUnsafeBytes {
-        Glibc.send(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        Glibc.send(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
       }
       if written < 0, errno == EINTR { continue }
+      if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+        try awaitRoomToWrite()
+        continue
+      }
       guard written > 0 else { throw .closed }
       offset += written
     }
+  }
+
+  /// Waits until the socket takes bytes again, reading what arrives meanwhile.
+  private func awaitRoomToWrite() throws(ClientError) {
+    var poller = pollfd(fd: fileDescriptor, events: Int16(POLLOUT | POLLIN), revents: 0)
+    guard poll(&poller, 1, -1) > 0 else { return }
+    if poller.revents & Int16(POLLIN) != 0, try !readAvailable() { throw .closed }
   }
 
   /// The next message, waiting up to `timeout` seconds (forever when nil); nil when the daemon

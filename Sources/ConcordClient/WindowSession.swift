@@ -174,21 +174,27 @@ public final class WindowSession {
     guard let connection else { return (queued.cseq, [.stateChanged, .queued(cseq: queued.cseq, waiting: waitingCount)]) }
     do {
       try connection.send(.send(scope: scope, action: action, client: outbox.clientID, cseq: queued.cseq))
-      return (queued.cseq, [.stateChanged])
     } catch {
       return (queued.cseq, [.stateChanged] + (try lose(error)))
     }
+    // What the daemon said meanwhile, taken now: a script submitting its whole input at once
+    // still reads as it writes, so the daemon never waits on it, nor drops it as stuck.
+    return (queued.cseq, [.stateChanged] + (try socketReadable()))
   }
 
   /// The socket has something to read. Throws as ``tick()`` does.
   public func socketReadable() throws(ClientError) -> [Event] {
     guard let connection else { return [] }
+    let events: [Event]
+    let open: Bool
     do {
-      guard try connection.readAvailable() else { return try lose(ClientError.closed) }
-      return try drain()
+      open = try connection.readAvailable()
+      // Lines read before the close (some while a send waited) are still the daemon's answers.
+      events = try drain()
     } catch {
       return try lose(error)
     }
+    return open ? events : events + (try lose(ClientError.closed))
   }
 
   private func drain() throws(ClientError) -> [Event] {

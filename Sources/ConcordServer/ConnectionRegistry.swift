@@ -90,9 +90,10 @@ final class ConnectionRegistry: @unchecked Sendable {
     let now = Connection.now
     for link in links.values {
       if let blocked = link.blockedFor(now: now), blocked > timing.stuckTimeout {
+        logger.notice("window \(link.id) has not read anything for \(timing.stuckTimeout): disconnected")
         link.disconnect(reason: "it has not read anything for \(timing.stuckTimeout)")
       } else if let unanswered = link.pingUnansweredFor(now: now), unanswered > timing.pingTimeout {
-        logger.info("window \(link.id) did not answer a ping for \(timing.pingTimeout): disconnected")
+        logger.notice("window \(link.id) did not answer a ping for \(timing.pingTimeout): disconnected")
         link.disconnect(reason: "no answer to ping for \(timing.pingTimeout)")
       } else if link.needsPing(after: timing.pingInterval, now: now) {
         // Not an answer: it goes out even while the window awaits one.

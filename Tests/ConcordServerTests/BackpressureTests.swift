@@ -1,6 +1,10 @@
+import ConcordClient
+import ConcordLog
 import ConcordWire
 import Foundation
 import Testing
+import Workspace
+import WorkspaceWindows
 
 @testable import ConcordServer
 
@@ -129,5 +133,40 @@ import Testing
     peer.shutdownWrite()
     let answers = try peer.linesUntilClosed(timeout: 60).map(AnswerOrderTests.summary).filter { $0 != "update" }
     #expect(answers == (1...500).map { "ack \($0)" } + ["pong"], "\(answers.prefix(3)) … \(answers.suffix(3))")
+  }
+
+  /// A window that submits a burst — a script's whole input at once, each action sealed in its
+  /// outbox first, which takes milliseconds on a loaded machine — reads the daemon's answers as
+  /// it writes. The daemon, which reads no further from a peer whose answers wait unread, never
+  /// waits on it for long, and does not drop it as stuck (after 1 s here; 30 s by default).
+  @Test func aWindowSubmittingABurstKeepsReadingAndIsNeverDroppedAsStuck() throws {
+    let daemon = try DaemonProcess(arguments: ["--ping-interval", "1"], app: "workspace").start()
+    defer { daemon.stopAndRemoveHome() }
+    let session = try WindowSession(home: ConcordHome(daemon.home), scope: "board", app: Workspace.client)
+    _ = try session.tick()
+    while session.isConnected, session.seq == nil { _ = try session.socketReadable() }
+    try #require(session.isConnected)
+    let title = String(repeating: "x", count: 150)
+    var lost: [String] = []
+    let started = Date()
+    var count = 0
+    // 4 s of submitting, each answered on its own (a slow outbox lets the daemon keep up): far
+    // more than the sockets hold, and blocked long enough for the stuck rule to see it.
+    while Date().timeIntervalSince(started) < 4 {
+      count += 1
+      for case let .disconnected(reason) in try session.submit(["addCard": ["title": .string("\(count) \(title)"), "column": "todo"]]).events {
+        lost.append(reason)
+      }
+      usleep(8_000)
+    }
+    let deadline = Date().addingTimeInterval(60)
+    while session.hasUnanswered, session.isConnected, Date() < deadline {
+      for case let .disconnected(reason) in try session.socketReadable() { lost.append(reason) }
+      usleep(1_000)
+    }
+    #expect(lost.isEmpty && session.isConnected, "\(lost)")
+    #expect(session.waitingCount == 0)
+    let board = try ConcordCLI.run(["state", "board"], home: daemon.home, app: "workspace").output
+    #expect(board.contains("\"\(count) \(title)\""), "the last of \(count) cards")
   }
 }

@@ -44,8 +44,13 @@ enum ConcordCLI {
     process.standardError = error
     process.standardInput = stdin
     try process.run()
-    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-    try stdin.fileHandleForWriting.close()
+    // Write the input while reading the output: a child that answers as it reads fills its
+    // output pipe and waits for it to be read, while this would wait on its full input pipe.
+    let writer = Thread {
+      if let input { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
+      try? stdin.fileHandleForWriting.close()
+    }
+    writer.start()
     // Read both to their ends together: a full pipe would block the child.
     let errorData = LockedData()
     let reader = Thread { errorData.set(error.fileHandleForReading.readDataToEndOfFile()) }

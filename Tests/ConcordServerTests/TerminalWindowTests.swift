@@ -12,7 +12,7 @@ import Testing
     let daemon = try DaemonProcess(app: "workspace").start()
     let lines = titles.map { #"{"addCard":{"title":"\#($0)","column":"todo"}}"# }.joined(separator: "\n") + "\n"
     let added = try ConcordCLI.run(["attach", "board", "--json"], home: daemon.home, input: lines, app: "workspace")
-    #expect(added.status == 0, "\(added.error)")
+    #expect(added.status == 0, "\(added.error)\nthe daemon said: \(daemon.errorOutput())")
     return daemon
   }
 
