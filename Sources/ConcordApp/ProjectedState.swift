@@ -26,10 +26,10 @@ package struct ProjectedState: Sendable {
   }
 
   /// The state as JSON, with the size of its text: what a whole-state `reset` would cost.
-  package func json() throws -> (json: JSONValue, bytes: Int) { try projection.json() }
-
-  /// The state's JSON text, without reading it back (``JSONValue/reading(_:)`` does).
-  package func encodedText() throws -> Data { try projection.encodedText() }
+  package func json() throws -> (json: JSONValue, bytes: Int) {
+    let json = try projection.json()
+    return (json, json.jsonTextByteCount)
+  }
 
   /// True when a type holds no text, array or other storage of its own (numbers, booleans,
   /// dates, enums of them) and is small: its JSON is bounded by the type (a few dozen bytes a
@@ -47,8 +47,7 @@ package struct ProjectedState: Sendable {
 private class AnyProjection: @unchecked Sendable {
   // @unchecked: immutable; the subclass holds one Sendable value.
   func hasSameValue(as other: AnyProjection) -> Bool { fatalError("abstract") }
-  func json() throws -> (json: JSONValue, bytes: Int) { fatalError("abstract") }
-  func encodedText() throws -> Data { fatalError("abstract") }
+  func json() throws -> JSONValue { fatalError("abstract") }
 }
 
 private final class Projection<Child: Encodable & Equatable & Sendable>: AnyProjection, @unchecked Sendable {
@@ -61,7 +60,5 @@ private final class Projection<Child: Encodable & Equatable & Sendable>: AnyProj
     return other.child == child
   }
 
-  override func json() throws -> (json: JSONValue, bytes: Int) { try JSONValue.encoding(child) }
-
-  override func encodedText() throws -> Data { try JSONValue.encodedText(of: child) }
+  override func json() throws -> JSONValue { try JSONValue(encoding: child) }
 }

@@ -18,64 +18,95 @@ extension JSONValue {
   // Written here rather than through JSONEncoder: the daemon measures every update it sends
   // (`StateDiff.encodedSize`), and this cannot fail, needs no Data round trip, and fixes the
   // key order and number format independently of the platform's Foundation.
-  package func write(to text: inout String) {
+  package func write(to text: inout some JSONTextOutput) {
     switch self {
     case .null:
-      text += "null"
+      text.append("null")
     case let .bool(bool):
-      text += bool ? "true" : "false"
+      text.append(bool ? "true" : "false")
     case let .integer(integer):
-      text += String(integer)
+      text.append(String(integer))
     case let .number(number):
       if let integer = Self.exactInteger(number) {
-        text += String(integer)
+        text.append(String(integer))
       } else if number.isFinite {
         // Swift prints the shortest text that reads back as the same Double, and its forms
         // ("0.1", "1e-07", "1e+300") are all valid JSON numbers.
-        text += String(number)
+        text.append(String(number))
       } else {
-        text += "null"
+        text.append("null")
       }
     case let .string(string):
       Self.writeString(string, to: &text)
     case let .array(array):
-      text += "["
+      text.append("[")
       for (index, element) in array.enumerated() {
-        if index > 0 { text += "," }
+        if index > 0 { text.append(",") }
         element.write(to: &text)
       }
-      text += "]"
+      text.append("]")
     case let .object(object):
-      text += "{"
+      text.append("{")
       for (index, key) in object.keys.sorted().enumerated() {
-        if index > 0 { text += "," }
+        if index > 0 { text.append(",") }
         Self.writeString(key, to: &text)
-        text += ":"
+        text.append(":")
         object[key]!.write(to: &text)
       }
-      text += "}"
+      text.append("}")
     }
   }
 
   /// Writes `string` as a JSON string: quotes and backslashes escaped, `\n`, `\r` and `\t` as
   /// such, every other control character as `\u00xx`, everything else as UTF-8. The audit
   /// export's schema fixes this form, so an export's bytes never change.
-  public static func writeString(_ string: String, to text: inout String) {
-    text += "\""
+  public static func writeString(_ string: String, to text: inout some JSONTextOutput) {
+    text.append("\"")
     for scalar in string.unicodeScalars {
       switch scalar {
-      case "\"": text += "\\\""
-      case "\\": text += "\\\\"
-      case "\n": text += "\\n"
-      case "\r": text += "\\r"
-      case "\t": text += "\\t"
+      case "\"": text.append("\\\"")
+      case "\\": text.append("\\\\")
+      case "\n": text.append("\\n")
+      case "\r": text.append("\\r")
+      case "\t": text.append("\\t")
       case "\u{00}"..."\u{1F}":
         let hex = String(scalar.value, radix: 16)
-        text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        text.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
       default:
-        text.unicodeScalars.append(scalar)
+        text.append(scalar)
       }
     }
-    text += "\""
+    text.append("\"")
   }
+
+  /// The length in bytes of ``jsonText``, counted without writing it: what the line limit and
+  /// the choice between a diff and the whole state measure.
+  ///
+  /// ```swift
+  /// JSONValue.object(["é": .integer(10)]).jsonTextByteCount   // 9, as {"é":10}
+  /// ```
+  public var jsonTextByteCount: Int {
+    var count = JSONTextByteCount()
+    write(to: &count)
+    return count.bytes
+  }
+}
+
+/// Where ``JSONValue``'s text goes: a string, or a count of its bytes. One writer for both, so
+/// the size measured is always the size written.
+public protocol JSONTextOutput {
+  mutating func append(_ text: String)
+  mutating func append(_ scalar: Unicode.Scalar)
+}
+
+extension String: JSONTextOutput {
+  public mutating func append(_ scalar: Unicode.Scalar) { unicodeScalars.append(scalar) }
+}
+
+/// Counts the UTF-8 bytes of a JSON text instead of keeping it.
+public struct JSONTextByteCount: JSONTextOutput {
+  public private(set) var bytes = 0
+  public init() {}
+  public mutating func append(_ text: String) { bytes += text.utf8.count }
+  public mutating func append(_ scalar: Unicode.Scalar) { bytes += UTF8.width(scalar) }
 }

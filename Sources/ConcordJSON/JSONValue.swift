@@ -31,33 +31,15 @@ public enum JSONValue: Sendable, Hashable, Codable {
   case array([JSONValue])
   case object([String: JSONValue])
 
-  /// The JSON form of any Encodable value (through JSONEncoder).
+  /// The JSON form of any Encodable value, as the text `JSONCoders.encoder()` writes of it
+  /// reads back (``JSONValueEncoder``, which writes no text).
   ///
   /// ```swift
   /// try JSONValue(encoding: ["b": 2, "a": 1]) == .object(["a": .integer(1), "b": .integer(2)])
   /// ```
   public init<T: Encodable>(encoding value: T) throws {
-    self = try Self.encoding(value).json
+    self = try JSONValueEncoder.encode(value)
   }
-
-  /// The JSON form of an Encodable value with the size of its text: what sending it whole
-  /// costs. The daemon calls it for every scope whose state changed.
-  public static func encoding<T: Encodable>(_ value: T) throws -> (json: JSONValue, bytes: Int) {
-    try reading(try encodedText(of: value))
-  }
-
-  /// The JSON text of an Encodable value, as ``encoding(_:)`` makes it: what measuring a value
-  /// costs, without reading it back.
-  public static func encodedText<T: Encodable>(of value: T) throws -> Data {
-    try encoder.encode(value)
-  }
-
-  /// A text made by ``encodedText(of:)``, read back, with its size.
-  public static func reading(_ text: Data) throws -> (json: JSONValue, bytes: Int) {
-    (try JSONParser.parse(text), text.count)
-  }
-
-  private static let encoder = JSONCoders.encoder(sortedKeys: false)
 
   /// Decodes a Decodable value from this JSON, as `JSONCoders.decoder()` would from its text,
   /// without writing the text (``JSONValueDecoder``): this runs for every action a window sends

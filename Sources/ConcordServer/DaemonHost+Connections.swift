@@ -142,10 +142,10 @@ extension DaemonHost {
   private func encodedState(_ projected: ProjectedState?, of name: String) -> (json: JSONValue, bytes: Int) {
     guard let projected else { return Self.null }
     do {
-      // The text the line limit measured, when the state is still that one: not encoded twice.
+      // The JSON the line limit measured, when the state is still that one: not encoded twice.
       let encoded =
         if let fitting = fittingStates[name], projected.hasSameValue(as: fitting.projected) {
-          try JSONValue.reading(fitting.text)
+          fitting.encoded
         } else {
           try projected.json()
         }

@@ -33,20 +33,20 @@ extension DaemonHost {
   ) -> String? {
     guard let projected = project(state), !projected.hasSameValue(as: fittingStates[name]?.projected) else { return nil }
     // A state that cannot be encoded is shown as null (`encodedState`): that fits.
-    guard let text = try? projected.encodedText() else { return nil }
+    guard let encoded = try? projected.json() else { return nil }
     let limit = WireLimits.maximumStateBytes(scope: name)
-    if text.count <= limit {
-      fittingStates[name] = FittingState(projected: projected, text: text)
+    if encoded.bytes <= limit {
+      fittingStates[name] = FittingState(projected: projected, encoded: encoded)
       return nil
     }
-    if let earlier = try? project(before)?.encodedText(), earlier.count >= text.count { return nil }
-    return "this would make the state of \(name) \(text.count.grouped) bytes, more than one line to a window can carry (\(limit.grouped)); make it smaller first"
+    if let earlier = try? project(before)?.json(), earlier.bytes >= encoded.bytes { return nil }
+    return "this would make the state of \(name) \(encoded.bytes.grouped) bytes, more than one line to a window can carry (\(limit.grouped)); make it smaller first"
   }
 }
 
-/// A scope's state that was measured and fits in a line, with the text it was measured by: the
-/// commit that publishes it reads that text back instead of encoding the state again.
+/// A scope's state that was measured and fits in a line, with the JSON it was measured by: the
+/// commit that publishes it takes that JSON instead of encoding the state again.
 struct FittingState {
   let projected: ProjectedState
-  let text: Data
+  let encoded: (json: JSONValue, bytes: Int)
 }

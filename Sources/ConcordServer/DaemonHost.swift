@@ -29,8 +29,6 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// Called once when the daemon must stop: the log could not be written.
   let onFatal: @Sendable (String) -> Void
   let effects: EffectRuntime<Action>
-  /// Writes each action's JSON for the log; one, reused, on the send path.
-  let actionEncoder: JSONEncoder
   /// The event loop the host runs on, kept alive with it.
   let eventLoop: any EventLoop
   private let executor: UnownedSerialExecutor
@@ -146,7 +144,6 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     self.snapshotInterval = snapshotInterval
     self.onFatal = onFatal
     self.effects = EffectRuntime(clock: ContinuousClock()) { [logger] in logger.warning("effect: \($0)") }
-    self.actionEncoder = JSONCoders.encoder()
     self.state = booted.state
     self.committedState = booted.state
     self.committedSeq = booted.seq
@@ -227,7 +224,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     _ action: Action, client: String, cseq: Int64, user: String, scope: String, at: Date
   ) -> LogRecord? {
     do {
-      let json = String(decoding: try actionEncoder.encode(action), as: UTF8.self)
+      let json = try JSONValue(encoding: action).jsonText
       return LogRecord(
         client: client, cseq: cseq, at: at, user: user, scope: scope, action: json, outcome: .applied,
         app: app.name, appVersion: app.version)
