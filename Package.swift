@@ -85,7 +85,11 @@ let package = Package(
     .target(name: "ConcordJSON"),
     .target(
       name: "ConcordLog",
-      dependencies: ["CSodium", "ConcordSchema", "ConcordJSON", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: [
+        "CSodium", "ConcordSchema", "ConcordJSON", .product(name: "GRDB", package: "GRDB.swift"),
+        // SQLite's own column readers, for the walk over every entry (`ActionLog+Read`).
+        .product(name: "GRDBSQLite", package: "GRDB.swift"),
+      ]
     ),
     // The wire protocol: messages, line framing, state diffs.
     .target(name: "ConcordWire", dependencies: ["ConcordJSON", .product(name: "NIOCore", package: "swift-nio")]),

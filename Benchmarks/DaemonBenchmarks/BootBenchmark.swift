@@ -13,9 +13,14 @@ struct BootBenchmark {
     var withoutSnapshot: Double
     var withSnapshot: Double
     var logBytes: Int64
+    /// `concord log verify` and `concord state counter` on the log without a snapshot, when
+    /// measured (the `boot` mode).
+    var verify: Double?
+    var stateCommand: Double?
   }
 
-  func run(in directory: URL) throws -> Figures {
+  /// - Parameter commands: also time `concord log verify` and `concord state` on the whole log.
+  func run(in directory: URL, commands: Bool = false) throws -> Figures {
     let home = try DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let logURL = home.appending(path: "log.sqlite")
@@ -27,10 +32,25 @@ struct BootBenchmark {
       // The lifecycle action the boot sends is the first new entry, and it takes the snapshot.
       try daemon.child.wait(timeout: 120, for: "the first snapshot") { daemon.child.output.contains("snapshot at seq") }
     }
+    var (verify, stateCommand): (Double?, Double?) = (nil, nil)
+    if commands {
+      // The daemon wrote a snapshot when it booted: a copy of the log without it, for `state`.
+      let concord = URL(filePath: DaemonUnderTest.binary).deletingLastPathComponent().appending(path: "concord").path
+      // The log is the sample app's (what `concord` rebuilds it with).
+      setenv("CONCORD_APP", "sample", 1)
+      verify = try timed { _ = try runToEnd(concord, ["log", "verify", "--home", home.path]) }
+      stateCommand = try timed { _ = try runToEnd(concord, ["state", "counter", "--at", "\(entries)", "--home", home.path]) }
+    }
     try write(tail, from: Int64(entries) + 1, to: logURL, key: keySource, label: "appending a tail of \(tail) entries")
     let warm = try bootTime(home: home, in: directory) { _ in }
     let size = (try? FileManager.default.attributesOfItem(atPath: logURL.path)[.size] as? Int64) ?? 0
-    return Figures(withoutSnapshot: cold, withSnapshot: warm, logBytes: size)
+    return Figures(withoutSnapshot: cold, withSnapshot: warm, logBytes: size, verify: verify, stateCommand: stateCommand)
+  }
+
+  private func timed(_ body: () throws -> Void) rethrows -> Double {
+    let started = monotonicNanoseconds()
+    try body()
+    return Double(monotonicNanoseconds() - started) / 1e9
   }
 
   /// Seconds from starting `concordd` until it answers a `hello`.

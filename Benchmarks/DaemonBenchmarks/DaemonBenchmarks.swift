@@ -8,6 +8,7 @@ import Foundation
 ///     concord-daemon-bench --against SOCKET [--clients N]  # only the closed loops, against a running daemon
 ///     scripts/bench.sh remote [--quick] [--rounds N]   # through OpenSSH beside the local socket
 ///     concord-daemon-bench fan-out [--quick]            # one update to 100 and 1,000 windows, alone
+///     concord-daemon-bench boot [--entries N]           # boot, verify and state on an N-entry log, alone
 @main
 struct DaemonBenchmarks {
   static func main() throws {
@@ -29,6 +30,23 @@ struct DaemonBenchmarks {
           + " p99 \(micro(fan.toAll.percentile(0.99))), max \(micro(Double(fan.toAll.latencies.max() ?? 0) / 1000))"
           + " (ack p50 \(micro(fan.ack.percentile(0.5))))")
       }
+      return
+    }
+    if CommandLine.arguments.contains("boot") {
+      var entries = quick ? 100_000 : 1_000_000
+      if let index = CommandLine.arguments.firstIndex(of: "--entries"), index + 1 < CommandLine.arguments.count,
+        let count = Int(CommandLine.arguments[index + 1])
+      {
+        entries = max(1, count)
+      }
+      let boot = try BootBenchmark(entries: entries, tail: 999).run(in: directory, commands: true)
+      let rate = { (seconds: Double) in "\(Int(Double(entries) / seconds / 1000)) k entries/s" }
+      print("\(entries.formatted()) entries (\(boot.logBytes / 1_048_576) MiB), no snapshot:")
+      print("  boot \(String(format: "%.2f s", boot.withoutSnapshot)) (\(rate(boot.withoutSnapshot))); goal ≥ 150 k entries/s: "
+        + "\(Double(entries) / boot.withoutSnapshot >= 150_000 ? "met" : "MISSED")")
+      if let verify = boot.verify { print("  concord log verify \(String(format: "%.2f s", verify)) (\(rate(verify)))") }
+      if let state = boot.stateCommand { print("  concord state --at \(entries) \(String(format: "%.2f s", state)) (\(rate(state)))") }
+      print("  boot with a snapshot 999 entries back \(String(format: "%.3f s", boot.withSnapshot))")
       return
     }
     if CommandLine.arguments.contains("remote") {

@@ -10,7 +10,8 @@ public enum ActionCase {
     _ type: Case.Type, from decoder: any Decoder
   ) throws -> (KeyedDecodingContainer<Case>, Case) {
     let container = try decoder.container(keyedBy: Case.self)
-    guard container.allKeys.count == 1, let key = container.allKeys.first else {
+    let keys = container.allKeys
+    guard keys.count == 1, let key = keys.first else {
       let names = Case.allCases.map(\.rawValue).joined(separator: ", ")
       throw DecodingError.dataCorrupted(
         .init(codingPath: decoder.codingPath, debugDescription: "an action is an object with one of the members \(names)"))

@@ -22,6 +22,40 @@ public struct LoggedAction: Sendable {
   }
 }
 
+/// A logged action with its text already parsed: a boot parses on the thread that reads the log,
+/// ahead of the one that decodes and reduces. A text that does not parse is told when the entry
+/// is replayed, in its turn.
+public struct ParsedLoggedAction: Sendable {
+  public var entry: LoggedAction
+  let json: Result<JSONValue, any Error>
+
+  public init(_ entry: LoggedAction) {
+    self.entry = entry
+    json = Result { try JSONValue(parsing: entry.action) }
+  }
+}
+
+/// Actions decoded before in one replay, by the text (and app version) they were decoded from:
+/// a log repeats many texts — a counter's increment, a presence change — and the same text of
+/// the same version always decodes to the same action. At most `capacity` are kept; past that
+/// the memo starts afresh.
+public final class LoggedActionMemo<Action> {
+  struct Key: Hashable {
+    let appVersion: Int
+    let text: String
+  }
+
+  private(set) var actions: [Key: Action] = [:]
+  private let capacity: Int
+
+  public init(capacity: Int = 4_096) { self.capacity = capacity }
+
+  func keep(_ action: Action, for key: Key) {
+    if actions.count >= capacity { actions.removeAll(keepingCapacity: true) }
+    actions[key] = action
+  }
+}
+
 /// Why the daemon refuses to start: the log holds something this app cannot rebuild its state
 /// from. It never skips an entry, and never rebuilds a different state.
 public struct BootError: Error, Sendable, CustomStringConvertible {
@@ -43,17 +77,36 @@ extension HostedApp {
   /// for entry in entries { try app.replay(entry, into: &state) }
   /// ```
   public func replay(_ entry: LoggedAction, into state: inout State) throws(BootError) {
-    let action = try decodeLogged(entry)
-    guard entry.applied else { return }
+    try replay(ParsedLoggedAction(entry), into: &state)
+  }
+
+  /// Replays an entry whose text was parsed ahead (``ParsedLoggedAction``), as
+  /// ``replay(_:into:)`` does.
+  public func replay(_ parsed: ParsedLoggedAction, into state: inout State, memo: LoggedActionMemo<Action>? = nil) throws(BootError) {
+    let action: Action
+    let key = LoggedActionMemo<Action>.Key(appVersion: parsed.entry.appVersion, text: parsed.entry.action)
+    if parsed.entry.app == name, let kept = memo?.actions[key] {
+      action = kept
+    } else {
+      action = try decodeLogged(parsed)
+      memo?.keep(action, for: key)
+    }
+    guard parsed.entry.applied else { return }
     if let refusal = Reduction.reduce(action, into: &state, reduce: reduce).refusal {
       throw BootError(
-        description: "replaying entry \(entry.seq) refuses it (\(refusal.reason)), but it was applied when it was written; the state would differ from the one the log records")
+        description: "replaying entry \(parsed.entry.seq) refuses it (\(refusal.reason)), but it was applied when it was written; the state would differ from the one the log records")
     }
   }
 
   /// The action of a logged entry, migrated from the version that wrote it.
   package func decodeLogged(_ entry: LoggedAction) throws(BootError) -> Action {
-    let where_ = "entry \(entry.seq) (\(entry.app) version \(entry.appVersion))"
+    try decodeLogged(ParsedLoggedAction(entry))
+  }
+
+  private func decodeLogged(_ parsed: ParsedLoggedAction) throws(BootError) -> Action {
+    let entry = parsed.entry
+    // Spelled only for an error: a boot reads this for every entry.
+    var where_: String { "entry \(entry.seq) (\(entry.app) version \(entry.appVersion))" }
     guard entry.app == name else {
       throw BootError(description: "\(where_) was written by another app; this daemon hosts \(name)")
     }
@@ -61,7 +114,7 @@ extension HostedApp {
       throw BootError(description: "\(where_) was written by a newer version; this daemon hosts version \(version)")
     }
     do {
-      var json = try JSONValue(parsing: entry.action)
+      var json = try parsed.json.get()
       if entry.appVersion < version { json = try migrateAction(json, entry.appVersion) }
       return try json.decode(Action.self)
     } catch {

@@ -63,7 +63,13 @@ struct JSONValueDecoder: Decoder {
     let codingPath: [any CodingKey]
     let memo: DecodeMemo?
 
-    var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] {
+      // One member is the usual case (an enum's case, an action): no generic walk for it.
+      if members.count == 1, let name = members.keys.first {
+        return Key(stringValue: name).map { [$0] } ?? []
+      }
+      return members.keys.compactMap { Key(stringValue: $0) }
+    }
     func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
 
     private func member(_ key: Key) throws -> JSONValue {

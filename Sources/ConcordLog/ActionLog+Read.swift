@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 extension ActionLog {
   /// Calls `body` with each entry from `from` through `through` (the end of the log when nil),
@@ -74,27 +75,29 @@ extension ActionLog {
   ) throws {
     let first = max(from, 1)
     var previous = try hash(before: first, db)
-    let rows = try Row.fetchCursor(
-      db,
+    let statement = try db.makeStatement(
       sql: """
         SELECT seq, at_ms, CAST(client AS BLOB), cseq, nonce, ciphertext, hash FROM entries
         WHERE seq >= ? AND seq <= ? ORDER BY seq
-        """,
-      arguments: [first, through ?? Int64.max])
+        """)
+    let rows = try Row.fetchCursor(statement, arguments: [first, through ?? Int64.max])
     var expected = first
     // One associated-data buffer for the whole walk: only its seq and previous hash change.
     var associatedData = entryAssociatedDataPrefix
     while let row = try rows.next() {
-      let checked = try checkEntry(row, expectedSeq: expected, previous: previous, associatedData: &associatedData)
+      let checked = try checkEntry(
+        row, of: statement.sqliteStatement, expectedSeq: expected, previous: previous, associatedData: &associatedData)
       try body(checked)
       previous = checked.hash
       expected += 1
     }
   }
 
-  /// Checks one row; its blobs are read in place.
+  /// Checks one row (the current one of `statement`); its blobs are read in place, straight from
+  /// SQLite's statement: GRDB's
+  /// generic readers cost more per entry than opening its seal does.
   private func checkEntry(
-    _ row: Row, expectedSeq: Int64, previous: [UInt8], associatedData: inout [UInt8]
+    _ row: Row, of statement: SQLiteStatement, expectedSeq: Int64, previous: [UInt8], associatedData: inout [UInt8]
   ) throws(EntryFailure) -> CheckedEntry {
     let seq: Int64 = row[0]
     guard seq == expectedSeq else { throw EntryFailure(seq: expectedSeq, fault: .missing(next: seq)) }
@@ -103,26 +106,24 @@ extension ActionLog {
     let cseq: Int64 = row[3]
     EntryCodec.replaceAssociatedData(
       of: &associatedData, prefixCount: entryAssociatedDataPrefix.count, seq: seq, previousHash: previous)
-    let opened = try? row.withUnsafeData(atIndex: 4) { nonce in
-      try row.withUnsafeData(atIndex: 5) { ciphertext -> [UInt8]? in
-        guard let nonce, let ciphertext else { return nil }
-        return nonce.withUnsafeBytes { nonce in
-          ciphertext.withUnsafeBytes { ciphertext in
-            Crypto.open(ciphertext, nonce: nonce, associatedData: associatedData, key: keys.entries)
-          }
-        }
-      }
-    }
-    guard let plaintext = opened ?? nil else { throw EntryFailure(seq: seq, fault: .badSeal) }
+    guard let nonce = Self.blob(statement, 4), let ciphertext = Self.blob(statement, 5),
+      let plaintext = Crypto.open(ciphertext, nonce: nonce, associatedData: associatedData, key: keys.entries)
+    else { throw EntryFailure(seq: seq, fault: .badSeal) }
     let hash = EntryCodec.chainHash(
       previous: previous, seq: seq, atMilliseconds: at, client: client, cseq: cseq, payload: plaintext)
     // The stored hash is compared where it lies, without copying it out of the row.
-    let stored = try? row.withUnsafeData(atIndex: 6) { stored in
-      stored.map { $0.withUnsafeBytes { Crypto.equal(hash, $0) } } ?? false
+    guard let stored = Self.blob(statement, 6), Crypto.equal(hash, stored) else {
+      throw EntryFailure(seq: seq, fault: .brokenChain)
     }
-    guard stored == true else { throw EntryFailure(seq: seq, fault: .brokenChain) }
     return CheckedEntry(
       seq: seq, at: at, client: client, cseq: cseq, previousHash: previous, hash: hash, plaintext: plaintext)
+  }
+
+  /// Column `index` of the statement's current row as bytes in SQLite's memory, valid until the
+  /// statement steps; nil for NULL (SQLite gives an empty blob as NULL too).
+  private static func blob(_ statement: SQLiteStatement, _ index: Int32) -> UnsafeRawBufferPointer? {
+    guard let bytes = sqlite3_column_blob(statement, index) else { return nil }
+    return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, index)))
   }
 }
 

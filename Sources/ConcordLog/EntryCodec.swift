@@ -185,15 +185,23 @@ enum EntryCodec {
     }
 
     mutating func int64() -> Int64? {
-      guard let raw = bytes(8) else { return nil }
-      return Int64(bitPattern: raw.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+      unsigned(8).map { Int64(bitPattern: $0) }
     }
 
     mutating func string() -> String? {
-      guard let raw = bytes(4) else { return nil }
-      let length = Int(raw.reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-      guard let utf8 = bytes(length) else { return nil }
-      return String(validating: utf8, as: UTF8.self)
+      guard let length = unsigned(4).map(Int.init), length <= bytes.count - offset else { return nil }
+      defer { offset += length }
+      return String(validating: bytes[offset..<offset + length], as: UTF8.self)
+    }
+
+    /// A big-endian unsigned integer of `width` bytes, read in place: a boot reads several of
+    /// them for every entry.
+    private mutating func unsigned(_ width: Int) -> UInt64? {
+      guard bytes.count - offset >= width else { return nil }
+      defer { offset += width }
+      var value: UInt64 = 0
+      for index in offset..<offset + width { value = value << 8 | UInt64(bytes[index]) }
+      return value
     }
   }
 }

@@ -30,11 +30,16 @@ extension HostedApp {
       // Client ids the daemon takes are ASCII, one spelling each; an older log's canonically
       // equivalent ids become one, at the higher cseq (a retry below it is looked up in the log).
       highestCseq: Dictionary(try log.highestCseqByClient(), uniquingKeysWith: max), replayed: 0)
-    try log.forEachEntry(from: booted.seq + 1, through: last) { entry in
-      try replay(LoggedAction(entry), into: &booted.state)
-      booted.seq = entry.seq
+    // Entries are read, opened and parsed on a second thread while this one decodes and
+    // reduces them; a text decoded before is not decoded again.
+    let memo = LoggedActionMemo<Action>()
+    try log.forEachEntry(
+      from: booted.seq + 1, through: last, preparing: { (ParsedLoggedAction(LoggedAction($0)), $0.record.at) }
+    ) { parsed, at in
+      try replay(parsed, into: &booted.state, memo: memo)
+      booted.seq = parsed.entry.seq
       booted.replayed += 1
-      booted.lastTime = entry.record.at
+      booted.lastTime = at
     }
     if booted.lastTime == nil, booted.seq > 0 {
       try log.forEachEntry(from: booted.seq, through: booted.seq) { booted.lastTime = $0.record.at }

@@ -1,0 +1,45 @@
+import ConcordApp
+import PropertyRandom
+import SampleApp
+import Testing
+
+/// A boot decodes each text once (`LoggedActionMemo`); replaying with the memo must give exactly
+/// what replaying every entry on its own gives — the same state after each entry and the same
+/// error at the same entry — for logs that repeat texts, spell one action two ways, change
+/// version, and hold texts that do not parse, belong to another app or refuse. The model is
+/// `replay` without a memo.
+@Suite struct LoggedActionMemoProperties {
+  static let texts: [(String, Int)] = [
+    (#"{"counter":{"increment":{}}}"#, 2), (#"{"counter":{"decrement":{}}}"#, 2), (#"{"counter":{"add":{"amount":5}}}"#, 2),
+    (#"{"counter":{"add":{"amount":-3}}}"#, 2), (#"{ "counter" : {"increment":{}} }"#, 2),
+    (#"{"counter":{"add":{"_0":7}}}"#, 1), (#"{"counter":{"add":{"amount":7}}}"#, 1), (#"{"counter":{"increment":{}}}"#, 3),
+    (#"{"notes":{"add":{"text":"é\u0000漢"}}}"#, 2), (#"{"counter":{"add":{"amount":9.5}}}"#, 2), (#"{"counter":"#, 2),
+    (#"{"booted":{}}"#, 2),
+  ]
+
+  @Test func replayingWithTheMemoGivesWhatReplayingEachEntryAloneGives() throws {
+    let app = SampleApp.hosted
+    var (entries, failures) = (0, 0)
+    for seed in PropertyRandom.seeds(from: 0x3E30_0000, count: 30) {
+      var random = PropertyRandom(seed: seed)
+      let memo = LoggedActionMemo<SampleApp.Action>(capacity: random.pick([2, 4_096]))
+      var (alone, withMemo) = (app.initialState, app.initialState)
+      for seq in 1...Int64(random.int(20...80)) {
+        let (text, version) = random.pick(Self.texts)
+        let entry = LoggedAction(
+          seq: seq, app: random.chance(3) ? "workspace" : app.name, appVersion: version, action: text, applied: !random.chance(10))
+        let expected = Result { try app.replay(entry, into: &alone) }
+        let actual = Result { try app.replay(ParsedLoggedAction(entry), into: &withMemo, memo: memo) }
+        switch (expected, actual) {
+        case (.success, .success): entries += 1
+        case let (.failure(a), .failure(b)):
+          #expect("\(a)" == "\(b)", "seed \(seed) entry \(seq)")
+          failures += 1
+        default: Issue.record("seed \(seed) entry \(seq) \(text): alone \(expected), with the memo \(actual)")
+        }
+        #expect(alone == withMemo, "seed \(seed) entry \(seq)")
+      }
+    }
+    #expect(entries > 500 && failures > 100, "\(entries) replayed, \(failures) refused alike")
+  }
+}
