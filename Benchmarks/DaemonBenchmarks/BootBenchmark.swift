@@ -8,6 +8,9 @@ import Foundation
 struct BootBenchmark {
   var entries: Int
   var tail: Int
+  /// Every entry a text of its own (`add` with its own amount), so that no decoded action is
+  /// reused: the slowest boot. Otherwise every entry is the counter's increment.
+  var distinct = false
 
   struct Figures {
     var withoutSnapshot: Double
@@ -76,7 +79,8 @@ struct BootBenchmark {
       let records = (0..<size).map { offset in
         LogRecord(
           client: "seed", cseq: first + Int64(written + offset), at: Date(), user: "bench", scope: "counter",
-          action: #"{"counter":{"increment":{}}}"#, outcome: .applied, app: "Sample", appVersion: 2)  // SampleApp.version
+          action: distinct ? #"{"counter":{"add":{"amount":\#(first + Int64(written + offset))}}}"# : #"{"counter":{"increment":{}}}"#,
+          outcome: .applied, app: "Sample", appVersion: 2)  // SampleApp.version
       }
       _ = try log.append(records)
       written += size

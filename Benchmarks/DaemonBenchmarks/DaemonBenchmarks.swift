@@ -8,7 +8,7 @@ import Foundation
 ///     concord-daemon-bench --against SOCKET [--clients N]  # only the closed loops, against a running daemon
 ///     scripts/bench.sh remote [--quick] [--rounds N]   # through OpenSSH beside the local socket
 ///     concord-daemon-bench fan-out [--quick]            # one update to 100 and 1,000 windows, alone
-///     concord-daemon-bench boot [--entries N]           # boot, verify and state on an N-entry log, alone
+///     concord-daemon-bench boot [--entries N] [--distinct] # boot, verify and state on an N-entry log, alone
 @main
 struct DaemonBenchmarks {
   static func main() throws {
@@ -39,9 +39,10 @@ struct DaemonBenchmarks {
       {
         entries = max(1, count)
       }
-      let boot = try BootBenchmark(entries: entries, tail: 999).run(in: directory, commands: true)
+      let distinct = CommandLine.arguments.contains("--distinct")
+      let boot = try BootBenchmark(entries: entries, tail: 999, distinct: distinct).run(in: directory, commands: true)
       let rate = { (seconds: Double) in "\(Int(Double(entries) / seconds / 1000)) k entries/s" }
-      print("\(entries.formatted()) entries (\(boot.logBytes / 1_048_576) MiB), no snapshot:")
+      print("\(entries.formatted()) entries (\(boot.logBytes / 1_048_576) MiB, \(distinct ? "each its own text" : "one text repeated")), no snapshot:")
       print("  boot \(String(format: "%.2f s", boot.withoutSnapshot)) (\(rate(boot.withoutSnapshot))); goal ≥ 150 k entries/s: "
         + "\(Double(entries) / boot.withoutSnapshot >= 150_000 ? "met" : "MISSED")")
       if let verify = boot.verify { print("  concord log verify \(String(format: "%.2f s", verify)) (\(rate(verify)))") }

@@ -27,11 +27,14 @@ public struct LoggedAction: Sendable {
 /// is replayed, in its turn.
 public struct ParsedLoggedAction: Sendable {
   public var entry: LoggedAction
-  let json: Result<JSONValue, any Error>
+  /// Nil when the text was left to be parsed by whoever needs it.
+  let json: Result<JSONValue, any Error>?
 
-  public init(_ entry: LoggedAction) {
+  /// - Parameter parse: false leaves the text to be parsed when it is decoded: a boot reads
+  ///   many texts it decoded before (``LoggedActionMemo``), which need no parsing.
+  public init(_ entry: LoggedAction, parse: Bool = true) {
     self.entry = entry
-    json = Result { try JSONValue(parsing: entry.action) }
+    json = parse ? Result { try JSONValue(parsing: entry.action) } : nil
   }
 }
 
@@ -53,6 +56,23 @@ public final class LoggedActionMemo<Action> {
   func keep(_ action: Action, for key: Key) {
     if actions.count >= capacity { actions.removeAll(keepingCapacity: true) }
     actions[key] = action
+  }
+}
+
+/// The texts a reading thread has seen lately, so that it parses only new ones ahead of the
+/// thread that decodes: one that was seen is most likely in that thread's ``LoggedActionMemo``
+/// (and is parsed there if not). Used by one thread only.
+public final class SeenTexts: @unchecked Sendable {
+  // @unchecked: owned by the one thread that reads the log.
+  private var texts: Set<String> = []
+  private let capacity: Int
+
+  public init(capacity: Int = 4_096) { self.capacity = capacity }
+
+  /// True the first time `text` is seen (again, after the set started afresh).
+  public func isNew(_ text: String) -> Bool {
+    if texts.count >= capacity { texts.removeAll(keepingCapacity: true) }
+    return texts.insert(text).inserted
   }
 }
 
@@ -114,7 +134,7 @@ extension HostedApp {
       throw BootError(description: "\(where_) was written by a newer version; this daemon hosts version \(version)")
     }
     do {
-      var json = try parsed.json.get()
+      var json = try (parsed.json ?? Result { try JSONValue(parsing: entry.action) }).get()
       if entry.appVersion < version { json = try migrateAction(json, entry.appVersion) }
       return try json.decode(Action.self)
     } catch {

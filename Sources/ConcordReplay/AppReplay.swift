@@ -33,8 +33,10 @@ extension HostedApp {
     // Entries are read, opened and parsed on a second thread while this one decodes and
     // reduces them; a text decoded before is not decoded again.
     let memo = LoggedActionMemo<Action>()
+    let seen = SeenTexts()
     try log.forEachEntry(
-      from: booted.seq + 1, through: last, preparing: { (ParsedLoggedAction(LoggedAction($0)), $0.record.at) }
+      from: booted.seq + 1, through: last,
+      preparing: { (ParsedLoggedAction(LoggedAction($0), parse: seen.isNew($0.record.action)), $0.record.at) }
     ) { parsed, at in
       try replay(parsed, into: &booted.state, memo: memo)
       booted.seq = parsed.entry.seq
