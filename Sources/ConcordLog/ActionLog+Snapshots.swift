@@ -34,10 +34,9 @@ extension ActionLog {
   /// try log.saveSnapshot(state, at: 120, by: AppVersion(name: "workspace", version: 2))
   /// ```
   public func saveSnapshot<State: Encodable>(_ state: State, at seq: Int64, by app: AppVersion) throws(LogError) {
-    let encoder = JSONCoders.encoder()
     let plaintext: [UInt8]
     do {
-      plaintext = [UInt8](try encoder.encode(state))
+      plaintext = Array(try JSONValue(encoding: state).jsonText.utf8)
     } catch {
       throw .writeFailed(path: path, reason: "the state cannot be encoded: \(error)")
     }
@@ -105,7 +104,7 @@ extension ActionLog {
       return .failure(.init(text: "its state hash does not match"))
     }
     do {
-      return .success(try JSONCoders.decoder().decode(State.self, from: Data(plaintext)))
+      return .success(try JSONParser.parse(plaintext).decode(State.self))
     } catch {
       return .failure(.init(text: "it does not decode as \(State.self): \(error)"))
     }

@@ -1,33 +1,32 @@
 import ConcordJSON
 import Foundation
 
-/// Turns messages into lines and lines into messages.
-///
-/// A connection keeps one for its life: the encoder and decoder are made once, not per message.
-/// It is not `Sendable`; each task that reads or writes has its own.
+/// Turns messages into lines and lines into messages, through ``JSONValue`` (no Foundation
+/// coder): a window decodes every message the daemon sends it, a whole board among them.
 ///
 /// ```swift
-/// var coding = WireCoding()
+/// let coding = WireCoding()
 /// let line = try coding.line(for: ServerMessage.pong)   // {"type":"pong"}\n
 /// let message = try coding.decode(ClientMessage.self, from: bytes)
 /// ```
 public struct WireCoding {
-  private let encoder = JSONCoders.encoder()
-  private let decoder = JSONCoders.decoder()
-
   public init() {}
 
   /// The message as one line of compact JSON, with its newline.
   public func line<Message: Encodable>(for message: Message) throws -> Data {
-    var data = try encoder.encode(message)
-    data.append(UInt8(ascii: "\n"))
-    return data
+    Data((try JSONValue(encoding: message).jsonText + "\n").utf8)
   }
 
   /// Decodes one line (without its newline). The error says, in words, what was wrong.
   public func decode<Message: Decodable>(_ type: Message.Type, from line: some DataProtocol) throws(WireError) -> Message {
+    let json: JSONValue
     do {
-      return try decoder.decode(Message.self, from: Data(line))
+      json = try JSONParser.parse(Array(line))
+    } catch {
+      throw .badMessage("the text is not valid JSON (\(error))")
+    }
+    do {
+      return try json.decode(Message.self)
     } catch {
       throw .badMessage(Self.describe(error))
     }
