@@ -250,75 +250,67 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 }
 
-private struct Unkeyed: UnkeyedEncodingContainer {
+/// What an unkeyed and a single-value container share: each value goes to one place (the next
+/// element, or the value itself), so one set of primitive encodes serves both.
+private protocol ValueWriting {
+  /// Where the value being written goes, for errors.
+  var valuePath: CodingPathNode? { get }
+  func write(_ value: JSONValue)
+}
+
+extension ValueWriting {
+  mutating func encodeNil() throws { write(.null) }
+  mutating func encode(_ value: Bool) throws { write(.bool(value)) }
+  mutating func encode(_ value: String) throws { write(.string(value)) }
+  mutating func encode(_ value: Double) throws { write(try JSONValueEncoder.number(value, original: value, at: valuePath)) }
+  mutating func encode(_ value: Float) throws {
+    write(try JSONValueEncoder.number(Double(floatText: value), original: value, at: valuePath))
+  }
+  mutating func encode(_ value: Int) throws { write(.integer(Int64(value))) }
+  mutating func encode(_ value: Int8) throws { write(.integer(Int64(value))) }
+  mutating func encode(_ value: Int16) throws { write(.integer(Int64(value))) }
+  mutating func encode(_ value: Int32) throws { write(.integer(Int64(value))) }
+  mutating func encode(_ value: Int64) throws { write(.integer(value)) }
+  mutating func encode(_ value: UInt) throws { write(.unsigned(UInt64(value))) }
+  mutating func encode(_ value: UInt8) throws { write(.integer(Int64(value))) }
+  mutating func encode(_ value: UInt16) throws { write(.integer(Int64(value))) }
+  mutating func encode(_ value: UInt32) throws { write(.integer(Int64(value))) }
+  mutating func encode(_ value: UInt64) throws { write(.unsigned(value)) }
+  mutating func encode<T: Encodable>(_ value: T) throws { write(try JSONValueEncoder.encode(value, at: valuePath)) }
+}
+
+private struct Unkeyed: UnkeyedEncodingContainer, ValueWriting {
   let box: Box
   let path: CodingPathNode?
   var codingPath: [any CodingKey] { path.codingPath }
   var count: Int { box.count }
 
-  private func append(_ value: JSONValue) { box.append(value) }
-  private var next: CodingPathNode { CodingPathNode(IndexKey(index: count), parent: path) }
-
-  mutating func encodeNil() throws { append(.null) }
-  mutating func encode(_ value: Bool) throws { append(.bool(value)) }
-  mutating func encode(_ value: String) throws { append(.string(value)) }
-  mutating func encode(_ value: Double) throws { append(try JSONValueEncoder.number(value, original: value, at: next)) }
-  mutating func encode(_ value: Float) throws {
-    append(try JSONValueEncoder.number(Double(floatText: value), original: value, at: next))
-  }
-  mutating func encode(_ value: Int) throws { append(.integer(Int64(value))) }
-  mutating func encode(_ value: Int8) throws { append(.integer(Int64(value))) }
-  mutating func encode(_ value: Int16) throws { append(.integer(Int64(value))) }
-  mutating func encode(_ value: Int32) throws { append(.integer(Int64(value))) }
-  mutating func encode(_ value: Int64) throws { append(.integer(value)) }
-  mutating func encode(_ value: UInt) throws { append(.unsigned(UInt64(value))) }
-  mutating func encode(_ value: UInt8) throws { append(.integer(Int64(value))) }
-  mutating func encode(_ value: UInt16) throws { append(.integer(Int64(value))) }
-  mutating func encode(_ value: UInt32) throws { append(.integer(Int64(value))) }
-  mutating func encode(_ value: UInt64) throws { append(.unsigned(value)) }
-  mutating func encode<T: Encodable>(_ value: T) throws { append(try JSONValueEncoder.encode(value, at: next)) }
+  var valuePath: CodingPathNode? { CodingPathNode(IndexKey(index: count), parent: path) }
+  func write(_ value: JSONValue) { box.append(value) }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-    let path = next
+    let path = valuePath
     return ValueEncoder(path: path, box: box.nestedElement()).container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
-    let path = next
+    let path = valuePath
     return ValueEncoder(path: path, box: box.nestedElement()).unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
-    let path = next
+    let path = valuePath
     return ValueEncoder(path: path, box: box.nestedElement())
   }
 }
 
-private struct Single: SingleValueEncodingContainer {
+private struct Single: SingleValueEncodingContainer, ValueWriting {
   let box: Box
   let path: CodingPathNode?
   var codingPath: [any CodingKey] { path.codingPath }
 
-  private func set(_ value: JSONValue) { box.content = .value(value) }
-
-  mutating func encodeNil() throws { set(.null) }
-  mutating func encode(_ value: Bool) throws { set(.bool(value)) }
-  mutating func encode(_ value: String) throws { set(.string(value)) }
-  mutating func encode(_ value: Double) throws { set(try JSONValueEncoder.number(value, original: value, at: path)) }
-  mutating func encode(_ value: Float) throws {
-    set(try JSONValueEncoder.number(Double(floatText: value), original: value, at: path))
-  }
-  mutating func encode(_ value: Int) throws { set(.integer(Int64(value))) }
-  mutating func encode(_ value: Int8) throws { set(.integer(Int64(value))) }
-  mutating func encode(_ value: Int16) throws { set(.integer(Int64(value))) }
-  mutating func encode(_ value: Int32) throws { set(.integer(Int64(value))) }
-  mutating func encode(_ value: Int64) throws { set(.integer(value)) }
-  mutating func encode(_ value: UInt) throws { set(.unsigned(UInt64(value))) }
-  mutating func encode(_ value: UInt8) throws { set(.integer(Int64(value))) }
-  mutating func encode(_ value: UInt16) throws { set(.integer(Int64(value))) }
-  mutating func encode(_ value: UInt32) throws { set(.integer(Int64(value))) }
-  mutating func encode(_ value: UInt64) throws { set(.unsigned(value)) }
-  mutating func encode<T: Encodable>(_ value: T) throws { set(try JSONValueEncoder.encode(value, at: path)) }
+  var valuePath: CodingPathNode? { path }
+  func write(_ value: JSONValue) { box.content = .value(value) }
 }
 
 extension JSONValue {
