@@ -38,24 +38,37 @@ public struct ParsedLoggedAction: Sendable {
   }
 }
 
-/// Actions decoded before in one replay, by the text (and app version) they were decoded from:
+/// Actions decoded before in one replay, by the text (and app and version) they were decoded from:
 /// a log repeats many texts — a counter's increment, a presence change — and the same text of
 /// the same version always decodes to the same action. At most `capacity` are kept; past that
 /// the memo starts afresh.
 public final class LoggedActionMemo<Action> {
-  struct Key: Hashable {
+  /// The text by spelling, not by Swift's `==`: an action decoded from an NFC text is not the
+  /// one its NFD twin (in a log from before texts were put in NFC) decodes to.
+  private struct Key: Hashable {
+    let app: String
     let appVersion: Int
-    let text: String
+    let text: SpelledText
+
+    init(_ entry: LoggedAction) {
+      (app, appVersion, text) = (entry.app, entry.appVersion, SpelledText(entry.action))
+    }
   }
 
-  private(set) var actions: [Key: Action] = [:]
+  private var actions: [Key: Action] = [:]
   private let capacity: Int
 
   public init(capacity: Int = 4_096) { self.capacity = capacity }
 
-  func keep(_ action: Action, for key: Key) {
+  /// The action kept for `entry`'s text, or what `decode` makes of it, kept. An entry that does
+  /// not decode is decoded (and fails) every time.
+  func action(of entry: LoggedAction, decode: () throws(BootError) -> Action) throws(BootError) -> Action {
+    let key = Key(entry)
+    if let kept = actions[key] { return kept }
+    let action = try decode()
     if actions.count >= capacity { actions.removeAll(keepingCapacity: true) }
     actions[key] = action
+    return action
   }
 }
 
@@ -64,7 +77,7 @@ public final class LoggedActionMemo<Action> {
 /// (and is parsed there if not). Used by one thread only.
 public final class SeenTexts: @unchecked Sendable {
   // @unchecked: owned by the one thread that reads the log.
-  private var texts: Set<String> = []
+  private var texts: Set<SpelledText> = []
   private let capacity: Int
 
   public init(capacity: Int = 4_096) { self.capacity = capacity }
@@ -72,7 +85,7 @@ public final class SeenTexts: @unchecked Sendable {
   /// True the first time `text` is seen (again, after the set started afresh).
   public func isNew(_ text: String) -> Bool {
     if texts.count >= capacity { texts.removeAll(keepingCapacity: true) }
-    return texts.insert(text).inserted
+    return texts.insert(SpelledText(text)).inserted
   }
 }
 
@@ -103,14 +116,8 @@ extension HostedApp {
   /// Replays an entry whose text was parsed ahead (``ParsedLoggedAction``), as
   /// ``replay(_:into:)`` does.
   public func replay(_ parsed: ParsedLoggedAction, into state: inout State, memo: LoggedActionMemo<Action>? = nil) throws(BootError) {
-    let action: Action
-    let key = LoggedActionMemo<Action>.Key(appVersion: parsed.entry.appVersion, text: parsed.entry.action)
-    if parsed.entry.app == name, let kept = memo?.actions[key] {
-      action = kept
-    } else {
-      action = try decodeLogged(parsed)
-      memo?.keep(action, for: key)
-    }
+    let action =
+      if let memo { try memo.action(of: parsed.entry) { () throws(BootError) in try decodeLogged(parsed) } } else { try decodeLogged(parsed) }
     guard parsed.entry.applied else { return }
     if let refusal = Reduction.reduce(action, into: &state, reduce: reduce).refusal {
       throw BootError(

@@ -44,3 +44,23 @@ extension JSONValue {
     }
   }
 }
+
+/// A text compared and hashed by its UTF-8 bytes — its spelling — not by canonical equivalence:
+/// the key of a cache whose value depends on the exact text. Keyed by `String`, an NFD text
+/// would find what was kept for its NFC twin (a replayed action, with the other spelling in it).
+///
+/// ```swift
+/// SpelledText("caf\u{E9}") == SpelledText("cafe\u{301}")   // false; as Strings, true
+/// ```
+public struct SpelledText: Hashable, Sendable {
+  public let text: String
+
+  public init(_ text: String) { self.text = text }
+
+  public static func == (a: SpelledText, b: SpelledText) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+
+  public func hash(into hasher: inout Hasher) {
+    var text = text
+    text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+}
