@@ -56,6 +56,17 @@ struct BootBenchmark {
     return Double(monotonicNanoseconds() - started) / 1e9
   }
 
+  /// Prints what `concord-daemon-bench boot` measured, with the goal (≥ 150 k entries/s).
+  func report(_ boot: Figures) {
+    let rate = { (seconds: Double) in "\(Int(Double(entries) / seconds / 1000)) k entries/s" }
+    print("\(entries.formatted()) entries (\(boot.logBytes / 1_048_576) MiB, \(distinct ? "each its own text" : "one text repeated")), no snapshot:")
+    print("  boot \(String(format: "%.2f s", boot.withoutSnapshot)) (\(rate(boot.withoutSnapshot))); goal ≥ 150 k entries/s: "
+      + "\(Double(entries) / boot.withoutSnapshot >= 150_000 ? "met" : "MISSED")")
+    if let verify = boot.verify { print("  concord log verify \(String(format: "%.2f s", verify)) (\(rate(verify)))") }
+    if let state = boot.stateCommand { print("  concord state --at \(entries) \(String(format: "%.2f s", state)) (\(rate(state)))") }
+    print("  boot with a snapshot 999 entries back \(String(format: "%.3f s", boot.withSnapshot))")
+  }
+
   /// Seconds from starting `concordd` until it answers a `hello`.
   private func bootTime(home: URL, in directory: URL, afterwards: (DaemonUnderTest) throws -> Void) throws -> Double {
     let started = monotonicNanoseconds()

@@ -33,43 +33,20 @@ struct DaemonBenchmarks {
       return
     }
     if CommandLine.arguments.contains("boot") {
-      var entries = quick ? 100_000 : 1_000_000
-      if let index = CommandLine.arguments.firstIndex(of: "--entries"), index + 1 < CommandLine.arguments.count,
-        let count = Int(CommandLine.arguments[index + 1])
-      {
-        entries = max(1, count)
-      }
-      let distinct = CommandLine.arguments.contains("--distinct")
-      let boot = try BootBenchmark(entries: entries, tail: 999, distinct: distinct).run(in: directory, commands: true)
-      let rate = { (seconds: Double) in "\(Int(Double(entries) / seconds / 1000)) k entries/s" }
-      print("\(entries.formatted()) entries (\(boot.logBytes / 1_048_576) MiB, \(distinct ? "each its own text" : "one text repeated")), no snapshot:")
-      print("  boot \(String(format: "%.2f s", boot.withoutSnapshot)) (\(rate(boot.withoutSnapshot))); goal ≥ 150 k entries/s: "
-        + "\(Double(entries) / boot.withoutSnapshot >= 150_000 ? "met" : "MISSED")")
-      if let verify = boot.verify { print("  concord log verify \(String(format: "%.2f s", verify)) (\(rate(verify)))") }
-      if let state = boot.stateCommand { print("  concord state --at \(entries) \(String(format: "%.2f s", state)) (\(rate(state)))") }
-      print("  boot with a snapshot 999 entries back \(String(format: "%.3f s", boot.withSnapshot))")
+      let entries = max(1, count(after: "--entries") ?? (quick ? 100_000 : 1_000_000))
+      let boot = BootBenchmark(entries: entries, tail: 999, distinct: CommandLine.arguments.contains("--distinct"))
+      boot.report(try boot.run(in: directory, commands: true))
       return
     }
     if CommandLine.arguments.contains("remote") {
-      var rounds = quick ? 1 : 3
-      if let index = CommandLine.arguments.firstIndex(of: "--rounds"), index + 1 < CommandLine.arguments.count,
-        let count = Int(CommandLine.arguments[index + 1])
-      {
-        rounds = max(1, count)
-      }
+      let rounds = max(1, count(after: "--rounds") ?? (quick ? 1 : 3))
       try RemoteBenchmark(seconds: seconds, rounds: rounds).run(in: directory)
       return
     }
     print("concordd benchmarks (\(quick ? "quick" : "full") run; \(seconds) s per load; synchronous=FULL everywhere)\n")
-    var clientCounts = [1, 16]
-    if let index = CommandLine.arguments.firstIndex(of: "--clients"), index + 1 < CommandLine.arguments.count,
-      let count = Int(CommandLine.arguments[index + 1])
-    {
-      clientCounts = [count]
-    }
-    if let index = CommandLine.arguments.firstIndex(of: "--against"), index + 1 < CommandLine.arguments.count {
+    let clientCounts = count(after: "--clients").map { [$0] } ?? [1, 16]
+    if let path = argument(after: "--against") {
       // Load a daemon that is already running (to profile it): closed loops only.
-      let path = CommandLine.arguments[index + 1]
       for count in clientCounts {
         let sample = try closedLoop(path: path, clients: count, seconds: seconds, run: "\(UUID().uuidString.prefix(6))-\(count)")
         print("\(count) clients: \(Int(sample.perSecond)) acks/s, p50 \(micro(sample.percentile(0.5))), p99 \(micro(sample.percentile(0.99)))")
@@ -139,6 +116,16 @@ struct DaemonBenchmarks {
       + String(format: "%.2f s", boot.withoutSnapshot) + ", with a snapshot 999 entries back "
       + String(format: "%.3f s", boot.withSnapshot) + "; goal < 1 s with a snapshot: \(boot.withSnapshot < 1 ? "met" : "MISSED")")
   }
+
+  /// The argument after `option` on the command line, if it is there.
+  static func argument(after option: String) -> String? {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: option), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+  }
+
+  /// The number after `option`, if it is there and is one.
+  static func count(after option: String) -> Int? { argument(after: option).flatMap { Int($0) } }
 
   static func row(_ name: String, _ figures: LoadFigures, _ redis: Double?, _ reference: Double?, _ goal: String) {
     print(

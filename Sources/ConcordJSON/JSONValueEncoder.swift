@@ -126,13 +126,9 @@ private final class Box {
     return box
   }
 
+  /// The elements so far (what an unkeyed container counts).
   var count: Int {
-    switch content {
-    case let .array(elements): elements.count
-    case let .object(members): members.count
-    case .empty: 0
-    case .value: 1
-    }
+    if case let .array(elements) = content { elements.count } else { 0 }
   }
 }
 

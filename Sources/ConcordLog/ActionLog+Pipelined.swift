@@ -59,28 +59,26 @@ private final class Handoff<Prepared>: @unchecked Sendable {
   struct Stopped: Error {}
 
   private let condition = NSCondition()
+  /// Oldest first; never more than `depth`.
   private var batches: [[Prepared]] = []
-  private var next = 0
+  /// The reader's last word, once it has ended: its error, if the walk failed.
   private var outcome: Result<Void, any Error>?
   private var stopped = false
-  private var readerEnded = false
 
   /// Waits for room, then hands `batch` over; false once the caller stopped taking.
   func put(_ batch: [Prepared]) -> Bool {
     condition.lock()
     defer { condition.unlock() }
-    while batches.count - next >= Self.depth, !stopped { condition.wait() }
+    while batches.count >= Self.depth, !stopped { condition.wait() }
     guard !stopped else { return false }
     batches.append(batch)
     condition.broadcast()
     return true
   }
 
-  /// The reader's last word: its error, if the walk failed.
   func finish(_ outcome: Result<Void, any Error>) {
     condition.lock()
     self.outcome = outcome
-    readerEnded = true
     condition.broadcast()
     condition.unlock()
   }
@@ -89,18 +87,10 @@ private final class Handoff<Prepared>: @unchecked Sendable {
   func take() throws -> [Prepared]? {
     condition.lock()
     defer { condition.unlock() }
-    while next == batches.count, outcome == nil { condition.wait() }
-    if next < batches.count {
-      let batch = batches[next]
-      batches[next] = []
-      next += 1
-      // Drop what was taken now and then, so the list does not grow with the log.
-      if next >= Self.depth * 4 {
-        batches.removeFirst(next)
-        next = 0
-      }
+    while batches.isEmpty, outcome == nil { condition.wait() }
+    if !batches.isEmpty {
       condition.broadcast()
-      return batch
+      return batches.removeFirst()
     }
     switch outcome {
     case let .failure(error)? where !(error is Stopped): throw error
@@ -114,7 +104,7 @@ private final class Handoff<Prepared>: @unchecked Sendable {
     condition.lock()
     stopped = true
     condition.broadcast()
-    while !readerEnded { condition.wait() }
+    while outcome == nil { condition.wait() }
     condition.unlock()
   }
 }
