@@ -25,10 +25,14 @@ final class ScriptedDaemon: Sendable {
   let model: Mutex<Model>
   private let listener: Int32
   private let path: String
+  /// `pong`s written right after the welcome, before another line is read: a peer that talks
+  /// and does not listen, so that both sockets fill.
+  private let pongsAfterWelcome: Int
 
   /// Listens on `socket` with the counter at `count` and the log at `seq`.
-  init(socket: URL, logID: String, count: Int, seq: Int64) throws {
+  init(socket: URL, logID: String, count: Int, seq: Int64, pongsAfterWelcome: Int = 0) throws {
     self.logID = logID
+    self.pongsAfterWelcome = pongsAfterWelcome
     path = socket.path
     model = Mutex(Model(count: count, seq: seq))
     unlink(path)
@@ -76,6 +80,9 @@ final class ScriptedDaemon: Sendable {
         pending = Data(pending[(newline + 1)...])
         guard let message = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { return }
         for answer in answers(to: message) { write(answer, to: peer) }
+        if message["type"] as? String == "hello" {
+          for _ in 0..<pongsAfterWelcome { write(["type": "pong"], to: peer) }
+        }
       }
     }
   }
