@@ -21,7 +21,7 @@ public struct WireCoding {
   public func decode<Message: Decodable>(_ type: Message.Type, from line: some DataProtocol) throws(WireError) -> Message {
     let json: JSONValue
     do {
-      json = try JSONParser.parse(Array(line))
+      json = try JSONParser.parse(line)
     } catch {
       throw .badMessage("the text is not valid JSON (\(error))")
     }
