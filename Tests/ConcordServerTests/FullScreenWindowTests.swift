@@ -28,6 +28,9 @@ import Glibc
     try tmux.type("dec")
     try tmux.type("fly")
     try tmux.waitForScreen(containing: "Count: 5", "no command \"fly\"")
+    // Shown at once, answered a moment later: on a loaded machine `dec` can still wait for its
+    // commit here, and would be a second action waiting once the daemon is gone.
+    try tmux.waitForScreen(containing: "Count: 5", "0 waiting")
 
     // The daemon dies: the window says OFFLINE, queues what is typed and shows it applied.
     daemon.kill9()
