@@ -185,7 +185,7 @@ public enum JSONParser {
     }
 
     func validUTF8(_ range: Range<Int>) throws(Failure) -> String {
-      guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) else {
+      guard let text = String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: bytes[range])) else {
         throw Failure(reason: "invalid UTF-8 in a string", offset: range.lowerBound)
       }
       return text

@@ -150,7 +150,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
   }
 
   /// `number` as an `Int64` when that is exactly the same number.
-  package static func exactInteger(_ number: Double) -> Int64? {
+  @inlinable package static func exactInteger(_ number: Double) -> Int64? {
     // 2^63 is the first Double past Int64.max, so the upper bound is exclusive.
     guard number.rounded(.towardZero) == number, number >= -0x1p63, number < 0x1p63 else {
       return nil

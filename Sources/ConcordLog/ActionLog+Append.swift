@@ -37,7 +37,7 @@ extension ActionLog {
           : nil
         defer { pipeline?.finish() }
         var due: Checkpoint?
-        try db.inTransaction {
+        try db.inKeptTransaction {
           written = try insert(records, into: batch, sealedBy: &pipeline, after: written.1, in: db)
           let end = written.1
           if end.seq - end.checkpointedSeq >= options.checkpointInterval {
@@ -49,7 +49,6 @@ extension ActionLog {
               written.1.checkpointedSeq = due.seq
             }
           }
-          return .commit
         }
         tail.withLock { $0 = written.1 }
         // The batch is durable already: a checkpoint file that cannot be written now (a full

@@ -1,3 +1,5 @@
+import ConcordJSON
+
 /// The byte layouts of an entry: its sealed payload, its associated data and its chain hash.
 ///
 /// These layouts are the log's format: an audit export carries every field they contain, so an
@@ -191,7 +193,7 @@ enum EntryCodec {
     mutating func string() -> String? {
       guard let length = unsigned(4).map(Int.init), length <= bytes.count - offset else { return nil }
       defer { offset += length }
-      return String(validating: bytes[offset..<offset + length], as: UTF8.self)
+      return bytes.withUnsafeBufferPointer { String(validatingUTF8Bytes: UnsafeBufferPointer(rebasing: $0[offset..<offset + length])) }
     }
 
     /// A big-endian unsigned integer of `width` bytes, read in place: a boot reads several of

@@ -75,8 +75,31 @@ extension ServerMessage {
   /// The message as one line of the wire, newline included.
   public var line: String {
     var text = ""
-    jsonValue.write(to: &text)
-    text += "\n"
+    // The two lines every durable action causes, an ack and an update, are written straight,
+    // keys in the order `jsonValue`'s text sorts them, without building the object first
+    // (callgrind: 39 k instructions an ack through `jsonValue`, 19 k an update's frame).
+    switch self {
+    case let .ack(client, cseq, seq):
+      text.reserveCapacity(48 + client.utf8.count)
+      text += #"{"client":"#
+      JSONValue.writeString(client, to: &text)
+      text += #","cseq":"#
+      JSONValue.integer(cseq).write(to: &text)
+      text += #","seq":"#
+      JSONValue.integer(seq).write(to: &text)
+      text += #","type":"ack"}"# + "\n"
+    case let .update(scope, seq, .diff(diff)):
+      text = #"{"diff":"#
+      diff.jsonValue.write(to: &text)
+      Self.writeUpdateEnd(scope: scope, seq: seq, to: &text)
+    case let .update(scope, seq, .reset(state)):
+      text = #"{"reset":"#
+      state.write(to: &text)
+      Self.writeUpdateEnd(scope: scope, seq: seq, to: &text)
+    default:
+      jsonValue.write(to: &text)
+      text += "\n"
+    }
     return text
   }
 
@@ -84,12 +107,17 @@ extension ServerMessage {
   /// text to weigh it against the whole state, and then sends that same text. Equal to
   /// `ServerMessage.update(scope:seq:change: .diff(diff)).line`, without building it twice.
   public static func updateLine(scope: String, seq: Int64, diffText: String) -> String {
-    // The keys in the order `line` sorts them: diff, scope, seq, type.
-    var text = #"{"diff":"# + diffText + #","scope":"#
-    JSONValue.string(scope).write(to: &text)
+    var text = #"{"diff":"# + diffText
+    writeUpdateEnd(scope: scope, seq: seq, to: &text)
+    return text
+  }
+
+  /// What follows an update's change (`diff` or `reset`, both sorted before these keys).
+  private static func writeUpdateEnd(scope: String, seq: Int64, to text: inout String) {
+    text += #","scope":"#
+    JSONValue.writeString(scope, to: &text)
     text += #","seq":"#
     JSONValue.integer(seq).write(to: &text)
     text += #","type":"update"}"# + "\n"
-    return text
   }
 }
