@@ -78,31 +78,6 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     let work: Effect<Action>
   }
 
-  struct Waiter {
-    let connection: Connection
-    let place: Int
-
-    /// Takes `connection`'s next place for an answer.
-    init(_ connection: Connection) {
-      self.connection = connection
-      place = connection.reserveAnswer()
-    }
-
-    func answer(_ message: ServerMessage) { connection.answer(place, with: message) }
-  }
-
-  /// A client id as the host knows it: the highest cseq it sent, and the account it belongs to,
-  /// once that was needed (looked up in the log once per run for a client from before).
-  struct KnownClient {
-    var highestCseq: Int64
-    var owner: String?
-  }
-
-  struct ActionKey: Hashable {
-    let client: String
-    let cseq: Int64
-  }
-
   /// An attached scope (`card:42`) and the windows on it.
   struct ScopeInstance {
     let key: ScopeKey
@@ -311,8 +286,8 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     committedSeq = appended.last?.entry.seq ?? committedSeq
     // A batch of refusals changed nothing a window could see.
     if batch.contains(where: { $0.record.outcome == .applied }) { publishChanges() }
-    for (pending, result) in zip(batch, appended) {
-      let key = ActionKey(client: pending.record.client, cseq: pending.record.cseq)
+    for result in appended {
+      let key = ActionKey(client: result.entry.record.client, cseq: result.entry.record.cseq)
       let answer = Self.answer(for: result.entry)
       for waiter in waiters.removeValue(forKey: key) ?? [] { waiter.answer(answer) }
     }
@@ -366,4 +341,34 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     lifecycle.stop(because: nil)
     effects.cancelAll()
   }
+}
+
+// Outside the generic host, though only it uses them: nested in `DaemonHost<State, Action>`
+// they were generic types too, whose metadata the runtime looked up several times an action.
+
+/// A window waiting for an action's answer, and the place in its queue the answer goes to.
+struct Waiter {
+  let connection: Connection
+  let place: Int
+
+  /// Takes `connection`'s next place for an answer.
+  init(_ connection: Connection) {
+    self.connection = connection
+    place = connection.reserveAnswer()
+  }
+
+  func answer(_ message: ServerMessage) { connection.answer(place, with: message) }
+}
+
+/// A client id as the host knows it: the highest cseq it sent, and the account it belongs to,
+/// once that was needed (looked up in the log once per run for a client from before).
+struct KnownClient {
+  var highestCseq: Int64
+  var owner: String?
+}
+
+/// An action as its sender names it: exactly-once is kept per `(client, cseq)`.
+struct ActionKey: Hashable {
+  let client: String
+  let cseq: Int64
 }

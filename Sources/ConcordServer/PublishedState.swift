@@ -52,14 +52,12 @@ final class PublishedState: Sendable {
   }
 
   /// The `update` line from `old` to `new` — a diff, or the whole state when the diff is not
-  /// smaller —, with the diff's text written once; nil when `old` is `new`'s state already.
+  /// smaller —; nil when `old` is `new`'s state already. The diff is weighed by counting, not
+  /// writing, its text: when the whole state wins, the diff's text is never made.
   static func updateLine(from old: JSONValue, to new: PublishedState) -> String? {
     let diff = StateDiff.between(old, new.state)
     if diff.isEmpty { return nil }
-    let diffText = diff.jsonText
-    guard diffText.utf8.count < new.bytes else {
-      return ServerMessage.update(scope: new.scope, seq: new.seq, change: .reset(new.state)).line
-    }
-    return ServerMessage.updateLine(scope: new.scope, seq: new.seq, diffText: diffText)
+    let change: ServerMessage.Change = diff.encodedSize < new.bytes ? .diff(diff) : .reset(new.state)
+    return ServerMessage.update(scope: new.scope, seq: new.seq, change: change).line
   }
 }

@@ -103,15 +103,6 @@ extension ServerMessage {
     return text
   }
 
-  /// The line of an `update` whose diff's text is already written: the daemon writes a diff's
-  /// text to weigh it against the whole state, and then sends that same text. Equal to
-  /// `ServerMessage.update(scope:seq:change: .diff(diff)).line`, without building it twice.
-  public static func updateLine(scope: String, seq: Int64, diffText: String) -> String {
-    var text = #"{"diff":"# + diffText
-    writeUpdateEnd(scope: scope, seq: seq, to: &text)
-    return text
-  }
-
   /// What follows an update's change (`diff` or `reset`, both sorted before these keys).
   private static func writeUpdateEnd(scope: String, seq: Int64, to text: inout String) {
     text += #","scope":"#

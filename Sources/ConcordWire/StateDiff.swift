@@ -55,9 +55,9 @@ public struct StateDiff: Sendable, Equatable, Codable {
   /// let diff = StateDiff.between(old, new)
   /// if diff.encodedSize > new.jsonText.utf8.count { /* send the whole state instead */ }
   /// ```
-  public var encodedSize: Int { jsonText.utf8.count }
+  public var encodedSize: Int { jsonValue.jsonTextByteCount }
 
-  /// The diff's JSON text, as an update carries it (see ``ServerMessage/updateLine(scope:seq:diffText:)``).
+  /// The diff's JSON text, as an update carries it.
   public var jsonText: String { jsonValue.jsonText }
 
   /// The diff as it is written on the wire: the array of its operations.

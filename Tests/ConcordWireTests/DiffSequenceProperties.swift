@@ -29,7 +29,7 @@ import Testing
 
   /// The update as the daemon writes it on the socket, read back as a window reads it.
   static func throughTheWire(_ diff: StateDiff, seq: Int64) throws -> StateDiff? {
-    let line = ServerMessage.updateLine(scope: "board", seq: seq, diffText: diff.jsonText)
+    let line = ServerMessage.update(scope: "board", seq: seq, change: .diff(diff)).line
     let message = try WireCoding().decode(ServerMessage.self, from: Array(line.utf8.dropLast()))
     guard case let .update(scope, readSeq, .diff(received)) = message, scope == "board", readSeq == seq else { return nil }
     return received
@@ -165,7 +165,7 @@ import Testing
       var generator = RandomJSON(seed: seed)
       let old = generator.document()
       let diff = StateDiff.between(old, generator.edit(old))
-      var bytes = Array(ServerMessage.updateLine(scope: "s", seq: 1, diffText: diff.jsonText).utf8.dropLast())
+      var bytes = Array(ServerMessage.update(scope: "s", seq: 1, change: .diff(diff)).line.utf8.dropLast())
       switch generator.count(0...2) {
       case 0:
         bytes[generator.count(0...bytes.count - 1)] = generator.random.pick(Array(#"{}[],:"0123456789-ez"#.utf8))

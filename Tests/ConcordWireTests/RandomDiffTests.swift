@@ -57,20 +57,4 @@ import Testing
       #expect(try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(document)) == document, "seed \(seed)")
     }
   }
-
-  /// The daemon's shortcut for an update line writes the same bytes as the message itself.
-  @Test func anUpdateLineFromADiffsTextIsTheUpdateMessagesLine() throws {
-    for offset in 0..<300 {
-      let seed = Self.firstSeed + 0x2_0000 + UInt64(offset)
-      var generator = RandomJSON(seed: seed)
-      let old = generator.document()
-      let diff = StateDiff.between(old, generator.edit(old))
-      let scope = generator.chance(3) ? "chat:\"quoted\" \\ name" : "card:\(offset)"
-      let seq = Int64(offset) * 1_000_003
-      #expect(
-        ServerMessage.updateLine(scope: scope, seq: seq, diffText: diff.jsonText)
-          == ServerMessage.update(scope: scope, seq: seq, change: .diff(diff)).line,
-        "seed \(seed)")
-    }
-  }
 }
