@@ -10,6 +10,9 @@
 #   scripts/bench.sh remote [--quick] [--rounds N]
 #                                    concordd through OpenSSH (a real sshd on loopback) beside
 #                                    its local socket, 1 and 16 windows: about 2 minutes
+#   scripts/bench.sh account [--seconds S] [--clients 1,16]
+#                                    where each µs of one durable action's CPU goes (perf, per
+#                                    thread), concordd beside the C reference daemon: about a minute
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
@@ -22,6 +25,13 @@ if [[ "${1:-}" == "daemon" ]]; then
   swift build -c release --product concordd
   swift build -c release --product concord-daemon-bench
   exec .build/release/concord-daemon-bench "$@"
+fi
+if [[ "${1:-}" == "account" ]]; then
+  shift
+  # perf samples the daemons; a C compiler builds the reference daemon.
+  concord_install_system_packages linux-perf gcc make python3
+  swift build -c release --product concordd
+  exec python3 scripts/account.py "$@"
 fi
 if [[ "${1:-}" == "remote" ]]; then
   # A real sshd on loopback, started and ended by the benchmark.
