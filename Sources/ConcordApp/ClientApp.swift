@@ -10,14 +10,16 @@ public struct ClientApp: Sendable {
   public let name: String
   public let scopes: [WindowScope]
   /// The state of a scope (`board`, `card:42`) after actions still pending, by the app's own
-  /// reducer (``HostedApp/predict(_:shown:pending:)``); nil when the app cannot tell.
-  public let predict: @Sendable (_ scope: String, _ shown: JSONValue, _ pending: [PendingAction]) -> Prediction?
+  /// reducer, going on from an earlier prediction of the first of them when there is one
+  /// (``HostedApp/predict(_:shown:pending:after:)``); nil when the app cannot tell.
+  public let predict:
+    @Sendable (_ scope: String, _ shown: JSONValue, _ pending: [PendingAction], _ earlier: Prediction?) -> Prediction?
 
   /// An app whose windows show pending actions only as a count: nothing runs its reducer.
   public init(name: String, scopes: [WindowScope]) {
     self.name = name
     self.scopes = scopes
-    predict = { _, _, _ in nil }
+    predict = { _, _, _, _ in nil }
   }
 
   /// The windows of `app`: an action shows the moment it is typed, computed by the same
@@ -25,7 +27,9 @@ public struct ClientApp: Sendable {
   public init<State: Codable & Sendable, Action: Codable & Sendable>(hosting app: HostedApp<State, Action>, scopes: [WindowScope]) {
     name = app.name
     self.scopes = scopes
-    predict = { scope, shown, pending in app.predict(ScopeKey(scope), shown: shown, pending: pending) }
+    predict = { scope, shown, pending, earlier in
+      app.predict(ScopeKey(scope), shown: shown, pending: pending, after: earlier)
+    }
   }
 
   /// The scope named `name` (without its parameter), or nil.

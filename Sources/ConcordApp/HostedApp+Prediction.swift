@@ -20,11 +20,27 @@ public struct Prediction: Sendable, Equatable {
   /// Why the app refused a pending action, by its place in the list it was given. The daemon
   /// decides in the end: it may see a different state.
   public var refusals: [Int: String]
+  /// The app's whole state after the pending actions, to go on from when more are queued
+  /// (``HostedApp/predict(_:shown:pending:after:)``). Not part of what is shown, nor compared.
+  public var progress: PredictionProgress?
 
-  public init(state: JSONValue, refusals: [Int: String] = [:]) {
+  public init(state: JSONValue, refusals: [Int: String] = [:], progress: PredictionProgress? = nil) {
     self.state = state
     self.refusals = refusals
+    self.progress = progress
   }
+
+  public static func == (lhs: Prediction, rhs: Prediction) -> Bool {
+    lhs.state == rhs.state && lhs.refusals == rhs.refusals
+  }
+}
+
+/// Where a prediction stopped: the scope it was made for, how many pending actions it took, and
+/// the app's state after them (of the app's own `State` type, opened again by the app).
+public struct PredictionProgress: Sendable {
+  let key: ScopeKey
+  let taken: Int
+  let state: any Sendable
 }
 
 extension HostedApp {
@@ -36,17 +52,36 @@ extension HostedApp {
   ///
   /// Nil when the scope has no lift, or the shown state is not the scope's.
   ///
+  /// With `earlier`, a prediction of the same scope from the same `shown` whose pending actions
+  /// are the first of `pending`, only the actions after those are reduced: a window with 1,000
+  /// actions queued reduces one more when one more is queued, not 1,001. The caller vouches
+  /// for `shown` and the actions being the same; an `earlier` of another scope, or of more
+  /// actions than `pending`, is not used.
+  ///
   /// ```swift
   /// let shown: JSONValue = ["count": 3]
-  /// app.predict(ScopeKey("counter"), shown: shown, pending: [PendingAction(action: ["increment": [:]], origin: origin)])
+  /// let one = app.predict(ScopeKey("counter"), shown: shown, pending: [increment])
   /// // Prediction(state: ["count": 4])
+  /// app.predict(ScopeKey("counter"), shown: shown, pending: [increment, increment], after: one)
+  /// // Prediction(state: ["count": 5]), one reduction
   /// ```
-  package func predict(_ key: ScopeKey, shown: JSONValue, pending: [PendingAction]) -> Prediction? {
+  package func predict(_ key: ScopeKey, shown: JSONValue, pending: [PendingAction], after earlier: Prediction? = nil)
+    -> Prediction?
+  {
     guard case let .success(scope) = scope(for: key), let lift = scope.lift else { return nil }
-    var state = initialState
-    do { try lift(&state, key.parameter, shown) } catch { return nil }
-    var refusals: [Int: String] = [:]
-    for (index, pending) in pending.enumerated() {
+    var state: State
+    var refusals: [Int: String]
+    let start: Int
+    if let earlier, let progress = earlier.progress, progress.key == key, progress.taken <= pending.count,
+      let resumed = progress.state as? State
+    {
+      (state, refusals, start) = (resumed, earlier.refusals, progress.taken)
+    } else {
+      state = initialState
+      do { try lift(&state, key.parameter, shown) } catch { return nil }
+      (refusals, start) = ([:], 0)
+    }
+    for (index, pending) in pending.enumerated().dropFirst(start) {
       let action: Action
       do {
         action = try scope.embed(key.parameter, pending.action, pending.origin)
@@ -63,6 +98,7 @@ extension HostedApp {
     }
     // The element the scope names may be gone (a pending action removed it): nothing to show.
     guard let projected = scope.project(state, key.parameter), let json = try? projected.json().json else { return nil }
-    return Prediction(state: json, refusals: refusals)
+    return Prediction(
+      state: json, refusals: refusals, progress: PredictionProgress(key: key, taken: pending.count, state: state))
   }
 }

@@ -54,7 +54,7 @@ public final class WindowSession {
   /// Counts the daemon's states this window was given: what it shows is made again only when
   /// that, or what is pending on it, changed.
   private var confirmedChanges = 0
-  private var shownMemo: (confirmedChanges: Int, pending: [Int64], user: String, shown: Shown)?
+  private var shownMemo: (confirmedChanges: Int, pending: [Int64], user: String, shown: Shown, prediction: Prediction?)?
   public private(set) var user: String?
   /// The state seen is kept in the outbox (to show while the daemon is away) at most once a
   /// second, not at every update: each keeping is an encryption and a commit, and every window
@@ -103,25 +103,31 @@ public final class WindowSession {
     guard !queued.isEmpty else { return Shown(state: confirmed, confirmed: confirmed) }
     // As the daemon will sign them: this account, at about the time they were typed.
     let user = userName
-    // Predicting runs the app's reducer once for each pending action: not again for the same.
+    // Predicting runs the app's reducer once for each pending action: not again for the same,
+    // and, when actions were only added since, only for the added ones (a cseq names one
+    // queued action, and the daemon's state is the same while `confirmedChanges` is).
     let cseqs = queued.map(\.cseq)
-    if let memo = shownMemo, memo.confirmedChanges == confirmedChanges, memo.user == user, memo.pending == cseqs {
-      return memo.shown
+    var earlier: Prediction?
+    if let memo = shownMemo, memo.confirmedChanges == confirmedChanges, memo.user == user {
+      if memo.pending == cseqs { return memo.shown }
+      if cseqs.starts(with: memo.pending) { earlier = memo.prediction }
     }
-    let shown = predicted(confirmed, queued, user: user)
-    shownMemo = (confirmedChanges, cseqs, user, shown)
+    let (shown, prediction) = predicted(confirmed, queued, user: user, after: earlier)
+    shownMemo = (confirmedChanges, cseqs, user, shown, prediction)
     return shown
   }
 
-  /// `confirmed` with `queued` on top, as the app predicts it.
-  private func predicted(_ confirmed: JSONValue, _ queued: [QueuedAction], user: String) -> Shown {
+  /// `confirmed` with `queued` on top, as the app predicts it, going on from `earlier`.
+  private func predicted(_ confirmed: JSONValue, _ queued: [QueuedAction], user: String, after earlier: Prediction?)
+    -> (Shown, Prediction?)
+  {
     let pending = queued.map { PendingAction(action: $0.action, origin: ActionOrigin(user: user, window: "", at: JSONDate.rounded($0.queuedAt))) }
-    guard let prediction = app?.predict(scope, confirmed, pending) else {
-      return Shown(state: confirmed, confirmed: confirmed, pending: queued)
+    guard let prediction = app?.predict(scope, confirmed, pending, earlier) else {
+      return (Shown(state: confirmed, confirmed: confirmed, pending: queued), nil)
     }
     var refusals: [Int64: String] = [:]
     for (index, reason) in prediction.refusals { refusals[queued[index].cseq] = reason }
-    return Shown(state: prediction.state, confirmed: confirmed, pending: queued, refusals: refusals)
+    return (Shown(state: prediction.state, confirmed: confirmed, pending: queued, refusals: refusals), prediction)
   }
 
   /// The state shown, as ``shown`` computes it.

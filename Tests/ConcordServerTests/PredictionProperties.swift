@@ -67,6 +67,50 @@ import Testing
     }
   }
 
+  /// A window with actions queued goes on from its last prediction when one more is queued
+  /// (`predict(_:shown:pending:after:)`): taking the actions one more at a time, each time from
+  /// the prediction before, gives byte for byte the state and the refusals that predicting them
+  /// all at once does.
+  @Test func predictingOneMoreActionFromTheLastPredictionIsPredictingThemAll() throws {
+    let app = Workspace.hosted()
+    var continued = 0
+    for seed in PropertyRandom.seeds(from: 0x9E_D2C8, count: 40) {
+      var random = PropertyRandom(seed: seed)
+      var state = app.initialState
+      var clock = Date(timeIntervalSince1970: 1_790_000_000)
+      Self.reduce(app, .presence(.attached(window: "alice", user: "alice", scope: "board", at: clock)), into: &state)
+      for _ in 0..<random.int(5...40) {
+        let key = Self.scope(&random, in: state)
+        let origin = ActionOrigin(user: "alice", window: "w", at: JSONDate.rounded(clock))
+        Self.take(app, WorkspaceReplayProperties.action(&random, for: key, in: state), scope: key, origin: origin, into: &state)
+        clock = clock.addingTimeInterval(1)
+      }
+      let key = Self.scope(&random, in: state)
+      guard let shown = try? app.scopeJSON(key, of: state) else { continue }
+      // The window's queue, made as the actions would have gone had the daemon taken them.
+      var pending: [PendingAction] = []
+      var ahead = state
+      for _ in 0..<random.int(1...12) {
+        clock = clock.addingTimeInterval(Double(random.int(1...5_000)) / 1000)
+        let origin = ActionOrigin(user: "alice", window: "w", at: JSONDate.rounded(clock))
+        let action = WorkspaceReplayProperties.action(&random, for: key, in: ahead)
+        Self.take(app, action, scope: key, origin: origin, into: &ahead)
+        pending.append(PendingAction(action: action, origin: origin))
+      }
+      var earlier: Prediction?
+      for count in 1...pending.count {
+        let context = "seed \(seed), \(key), \(count) of \(pending.count) pending"
+        let whole = app.predict(ScopeKey(key), shown: shown, pending: Array(pending.prefix(count)))
+        let going = app.predict(ScopeKey(key), shown: shown, pending: Array(pending.prefix(count)), after: earlier)
+        #expect(going.map { Array($0.state.jsonText.utf8) } == whole.map { Array($0.state.jsonText.utf8) }, "\(context)")
+        #expect(going?.refusals == whole?.refusals, "\(context)")
+        if earlier?.progress != nil { continued += 1 }
+        earlier = going
+      }
+    }
+    if PropertyRandom.replayed == nil { #expect(continued > 100) }
+  }
+
   /// A scope of the state: mostly the board and what exists, now and then something that
   /// does not.
   static func scope(_ random: inout PropertyRandom, in state: Workspace.State) -> String {
