@@ -104,8 +104,10 @@ public final class WindowSession {
     // As the daemon will sign them: this account, at about the time they were typed.
     let user = userName
     // Predicting runs the app's reducer once for each pending action: not again for the same,
-    // and, when actions were only added since, only for the added ones (a cseq names one
-    // queued action, and the daemon's state is the same while `confirmedChanges` is).
+    // and, when actions were only added since, only for the added ones. This rests on a cseq
+    // naming one queued action for good (the outbox never gives one out twice: anything that
+    // reset its cseqs would have to clear this memo), and on the daemon's state being the same
+    // while `confirmedChanges` is.
     let cseqs = queued.map(\.cseq)
     var earlier: Prediction?
     if let memo = shownMemo, memo.confirmedChanges == confirmedChanges, memo.user == user {
