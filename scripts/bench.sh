@@ -12,7 +12,7 @@
 #                                    its local socket, 1 and 16 windows: about 2 minutes
 #   scripts/bench.sh account [--seconds S] [--clients 1,16]
 #                                    where each µs of one durable action's CPU goes (perf, per
-#                                    thread), concordd beside the C reference daemon: about a minute
+#                                    thread), concordd beside the C reference daemon: about 2 minutes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
