@@ -63,7 +63,9 @@ from collections import Counter
 # spaces, then " | " and the user-space frame that made the syscall (libc's stub: fdatasync, read,
 # epoll_wait...): the leaf alone is usually a lock or a copy routine that says nothing about why.
 KERNEL_RULES = [
-    ("kernel: socket I/O", r"unix_|sock_|skb_|__sys_(send|recv)"),
+    # NIO reads and writes only sockets, with read/write(v); SQLite uses pread64/pwrite64. A
+    # sample still in vfs_read/vfs_write has not reached the socket's code yet: the syscall says.
+    ("kernel: socket I/O", r"unix_|sock_|skb_|__sys_(send|recv)|\bksys_(read|write)\b|sys_(read|write|readv|writev)\b"),
     ("kernel: memory (faults, mmap)", r"exc_page_fault|handle_mm_fault"
                                       r"|sys_(mmap|munmap|madvise|mprotect|brk|mremap)\b"),
     ("kernel: fsync, file I/O", r"fsync|fdatasync|ext4_|jbd2|blk_|submit_bio|filemap_|iomap_|vfs_(read|write)"
@@ -73,7 +75,6 @@ KERNEL_RULES = [
     # Left: samples in the syscall entry and exit, where only the stub tells which syscall.
     ("kernel: fsync, file I/O", r"\| (__libc_|__GI___libc_)?(pwrite|pread|_?_?fcntl|fdatasync|fsync)"),
     ("kernel: futex, epoll, scheduling", r"\| (sem_|pthread_|epoll_wait|__futex|futex)"),
-    # NIO reads and writes only sockets, SQLite uses pread/pwrite.
     ("kernel: socket I/O", r"\| (__GI___libc_|__libc_)?(read|write|readv|writev|recvmsg|sendmsg)\b"),
     ("kernel: other", r""),
 ]
