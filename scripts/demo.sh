@@ -43,21 +43,27 @@ if ! "$bin/concord" state card:1 >/dev/null 2>&1; then
 fi
 
 session=concord-demo
-tmux kill-session -t "$session" 2>/dev/null || true
+# The windows are laid out in a session of their own, which takes the demo's name once the old
+# one (from a run before) is gone: killing the old session first would leave the tmux server
+# without one for a moment, and a server with no session exits, under the next command.
+building="$session-$$"
 attach() { echo "env CONCORD_HOME='$CONCORD_HOME' CONCORD_APP=workspace '$bin/concord' attach $1"; }
-tmux new-session -d -s "$session" -x "${CONCORD_DEMO_COLUMNS:-200}" -y "${CONCORD_DEMO_ROWS:-50}" "$(attach board)"
-tmux split-window -v -t "$session:0.0" -l 40% "$(attach card:1)"
-tmux split-window -h -t "$session:0.1" -l 66% "$(attach chat:general)"
-tmux split-window -h -t "$session:0.2" -l 50% "$(attach activity)"
+tmux new-session -d -s "$building" -x "${CONCORD_DEMO_COLUMNS:-200}" -y "${CONCORD_DEMO_ROWS:-50}" "$(attach board)"
+tmux split-window -v -t "$building:0.0" -l 40% "$(attach card:1)"
+tmux split-window -h -t "$building:0.1" -l 66% "$(attach chat:general)"
+tmux split-window -h -t "$building:0.2" -l 50% "$(attach activity)"
 # Card 1 last, then the board: tmux moves Ctrl-b ↓ to the most recently used pane below, so
 # from the board it lands on the card.
-tmux select-pane -t "$session:0.1"
-tmux select-pane -t "$session:0.0"
-tmux set-option -t "$session" status-style "bg=blue,fg=white" >/dev/null
-tmux set-option -t "$session" status-left-length 120 >/dev/null
-tmux set-option -t "$session" status-left \
+tmux select-pane -t "$building:0.1"
+tmux select-pane -t "$building:0.0"
+tmux set-option -t "$building" status-style "bg=blue,fg=white" >/dev/null
+tmux set-option -t "$building" status-left-length 120 >/dev/null
+tmux set-option -t "$building" status-left \
   " Concord · type into a window: help lists its words · Ctrl-b + arrow: next window · q: close one · Ctrl-b d: leave " >/dev/null
-tmux set-option -t "$session" status-right "" >/dev/null
+tmux set-option -t "$building" status-right "" >/dev/null
+# "=NAME": that session exactly, not the first whose name begins with NAME (as the new one's does).
+tmux kill-session -t "=$session" 2>/dev/null || true
+tmux rename-session -t "=$building" "$session"
 
 if [[ -t 0 && -t 1 ]]; then
   tmux attach -t "$session"
