@@ -51,13 +51,10 @@ final class PublishedState: Sendable {
     }
   }
 
-  /// The `update` line from `old` to `new` — a diff, or the whole state when the diff is not
-  /// smaller —; nil when `old` is `new`'s state already. The diff is weighed by counting, not
-  /// writing, its text: when the whole state wins, the diff's text is never made.
+  /// The `update` line from `old` to `new`: a diff, or the whole state when the diff is not
+  /// smaller (``ServerMessage/updateLine(scope:seq:from:to:newBytes:)``); nil when `old` is
+  /// `new`'s state already.
   static func updateLine(from old: JSONValue, to new: PublishedState) -> String? {
-    let diff = StateDiff.between(old, new.state)
-    if diff.isEmpty { return nil }
-    let change: ServerMessage.Change = diff.encodedSize < new.bytes ? .diff(diff) : .reset(new.state)
-    return ServerMessage.update(scope: new.scope, seq: new.seq, change: change).line
+    ServerMessage.updateLine(scope: new.scope, seq: new.seq, from: old, to: new.state, newBytes: new.bytes)
   }
 }

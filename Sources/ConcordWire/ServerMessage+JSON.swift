@@ -89,13 +89,9 @@ extension ServerMessage {
       JSONValue.integer(seq).write(to: &text)
       text += #","type":"ack"}"# + "\n"
     case let .update(scope, seq, .diff(diff)):
-      text = #"{"diff":"#
-      diff.jsonValue.write(to: &text)
-      Self.writeUpdateEnd(scope: scope, seq: seq, to: &text)
+      text = Self.updateLine(scope: scope, seq: seq, change: "diff", value: diff.jsonValue)
     case let .update(scope, seq, .reset(state)):
-      text = #"{"reset":"#
-      state.write(to: &text)
-      Self.writeUpdateEnd(scope: scope, seq: seq, to: &text)
+      text = Self.updateLine(scope: scope, seq: seq, change: "reset", value: state)
     default:
       jsonValue.write(to: &text)
       text += "\n"
@@ -103,12 +99,34 @@ extension ServerMessage {
     return text
   }
 
-  /// What follows an update's change (`diff` or `reset`, both sorted before these keys).
-  private static func writeUpdateEnd(scope: String, seq: Int64, to text: inout String) {
+  /// The `update` line that brings a window from `old` to `new` (whose text is `newBytes`
+  /// long): the diff when its text is shorter, else the whole state; nil when nothing changed.
+  /// The diff's JSON is built once: counted, and written only when it is the one sent.
+  ///
+  /// ```swift
+  /// ServerMessage.updateLine(scope: "counter", seq: 7, from: ["count": 1], to: ["count": 2], newBytes: 11)
+  /// // {"reset":{"count":2},"scope":"counter","seq":7,"type":"update"}
+  /// ```
+  public static func updateLine(scope: String, seq: Int64, from old: JSONValue, to new: JSONValue, newBytes: Int)
+    -> String?
+  {
+    let diff = StateDiff.between(old, new)
+    if diff.isEmpty { return nil }
+    let diffJSON = diff.jsonValue
+    return diffJSON.jsonTextByteCount < newBytes
+      ? updateLine(scope: scope, seq: seq, change: "diff", value: diffJSON)
+      : updateLine(scope: scope, seq: seq, change: "reset", value: new)
+  }
+
+  /// An update whose change (`diff` or `reset`, both sorted before the other keys) is `value`.
+  private static func updateLine(scope: String, seq: Int64, change: String, value: JSONValue) -> String {
+    var text = "{\"" + change + "\":"
+    value.write(to: &text)
     text += #","scope":"#
     JSONValue.writeString(scope, to: &text)
     text += #","seq":"#
     JSONValue.integer(seq).write(to: &text)
     text += #","type":"update"}"# + "\n"
+    return text
   }
 }

@@ -57,6 +57,31 @@ import Testing
     }
   }
 
+  /// The daemon's update between two states is the diff when the diff's text is shorter than
+  /// the new state's, else the whole state, and nothing when the states are the same: checked
+  /// by writing both texts out and comparing their lengths.
+  @Test func anUpdateBetweenTwoStatesIsTheShorterOfTheDiffAndTheState() throws {
+    var diffs = 0
+    var resets = 0
+    for seed in PropertyRandom.seeds(from: 0xAC_2000, count: 400) {
+      var generator = RandomJSON(seed: seed)
+      let old = generator.document()
+      let new = generator.chance(10) ? old : generator.edit(old)
+      let newBytes = new.jsonText.utf8.count
+      let line = ServerMessage.updateLine(scope: "s", seq: 3, from: old, to: new, newBytes: newBytes)
+      let diff = StateDiff.between(old, new)
+      guard !diff.isEmpty else {
+        #expect(line == nil, "seed \(seed)")
+        continue
+      }
+      let change: ServerMessage.Change = diff.jsonText.utf8.count < newBytes ? .diff(diff) : .reset(new)
+      if case .diff = change { diffs += 1 } else { resets += 1 }
+      let expected = ServerMessage.update(scope: "s", seq: 3, change: change).line
+      #expect(line.map { Array($0.utf8) } == Array(expected.utf8), "seed \(seed)")
+    }
+    if PropertyRandom.replayed == nil { #expect(diffs > 50 && resets > 50, "\(diffs) diffs, \(resets) resets") }
+  }
+
   /// `{"client":…,"cseq":…,"seq":…,"type":"ack"}` and a newline, written from the schema.
   static func modelLine(client: String, cseq: Int64, seq: Int64) -> [UInt8] {
     var bytes = Array(#"{"client":""#.utf8)
