@@ -23,8 +23,21 @@ public struct AppVersion: Sendable, Equatable {
   }
 }
 
+/// A snapshot sealed and ready to store: made from the state on any thread, stored by the
+/// log's writer. Sealing a large state takes milliseconds; only storing it needs the writer, so a
+/// daemon seals off its commit thread and commits are not queued behind the encoding.
+public struct SealedSnapshot: Sendable {
+  /// The log entry whose state this is.
+  public let seq: Int64
+  let nonce: [UInt8]
+  let ciphertext: [UInt8]
+  let stateHash: [UInt8]
+  /// The length of the state's JSON text.
+  public let plaintextBytes: Int
+}
+
 extension ActionLog {
-  /// Seals `state` as the state after entry `seq`, folded by `app`.
+  /// Seals `state` as the state after entry `seq`, folded by `app`, and stores it.
   ///
   /// A snapshot is a cache of the fold of the log up to `seq`; loading never trusts one that does
   /// not open (sealed for another app version, or damaged), does not match its hash, or lies
@@ -34,6 +47,17 @@ extension ActionLog {
   /// try log.saveSnapshot(state, at: 120, by: AppVersion(name: "workspace", version: 2))
   /// ```
   public func saveSnapshot<State: Encodable>(_ state: State, at seq: Int64, by app: AppVersion) throws(LogError) {
+    try store(try sealSnapshot(state, at: seq, by: app))
+  }
+
+  /// Encodes and seals `state` as the state after entry `seq`, folded by `app`, without touching
+  /// the database: safe on any thread, beside the writer.
+  ///
+  /// ```swift
+  /// let sealed = try log.sealSnapshot(state, at: 120, by: version)   // any thread
+  /// try log.store(sealed)                                             // the writer's thread
+  /// ```
+  public func sealSnapshot<State: Encodable>(_ state: State, at seq: Int64, by app: AppVersion) throws(LogError) -> SealedSnapshot {
     let plaintext: [UInt8]
     do {
       plaintext = Array(try JSONValue(encoding: state).jsonText.utf8)
@@ -41,12 +65,20 @@ extension ActionLog {
       throw .writeFailed(path: path, reason: "the state cannot be encoded: \(error)")
     }
     let sealed = Crypto.seal(plaintext, associatedData: snapshotAssociatedData(seq, app), key: keys.snapshots)
-    let hash = Crypto.hash(plaintext, key: keys.snapshots)
+    return SealedSnapshot(
+      seq: seq, nonce: sealed.nonce, ciphertext: sealed.ciphertext,
+      stateHash: Crypto.hash(plaintext, key: keys.snapshots), plaintextBytes: plaintext.count)
+  }
+
+  /// Stores a snapshot made by ``sealSnapshot(_:at:by:)``, replacing one at the same seq.
+  public func store(_ snapshot: SealedSnapshot) throws(LogError) {
     try writing {
       try database.write { db in
         try db.execute(
           sql: "INSERT OR REPLACE INTO snapshots (seq, at_ms, nonce, ciphertext, state_hash) VALUES (?, ?, ?, ?, ?)",
-          arguments: [seq, Date().milliseconds, Data(sealed.nonce), Data(sealed.ciphertext), Data(hash)])
+          arguments: [
+            snapshot.seq, Date().milliseconds, Data(snapshot.nonce), Data(snapshot.ciphertext), Data(snapshot.stateHash),
+          ])
       }
     }
   }

@@ -12,6 +12,8 @@ extension DaemonHost {
 
   /// Returns once everything queued on the commit thread so far (commits, snapshots) is done.
   func afterQueuedCommits() async {
+    // A snapshot being sealed beside the commit thread is stored on it afterwards.
+    while snapshotInFlight { try? await Task.sleep(for: .milliseconds(2)) }
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
       committer.run({ () throws(LogError) in () }, thenOn: eventLoop) { _ in done.resume() }
     }

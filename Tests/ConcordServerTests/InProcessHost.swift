@@ -32,10 +32,11 @@ struct InProcessHost<State: Codable & Sendable, Action: Codable & Sendable> {
   /// A host booted from the log as it is now; a test may make another later, as a restarted
   /// daemon would.
   func makeHost(
-    wallClock: @escaping @Sendable () -> Date = Date.init, onFatal: @escaping @Sendable (String) -> Void = { _ in }
+    snapshotInterval: Int64 = 1_000_000, wallClock: @escaping @Sendable () -> Date = Date.init,
+    onFatal: @escaping @Sendable (String) -> Void = { _ in }
   ) throws -> DaemonHost<State, Action> {
     DaemonHost(
-      app: app, log: log, booted: try app.boot(from: log, logger: logger), snapshotInterval: 1_000_000,
+      app: app, log: log, booted: try app.boot(from: log, logger: logger), snapshotInterval: snapshotInterval,
       logger: logger, wallClock: wallClock, onFatal: onFatal)
   }
 
