@@ -11,6 +11,9 @@ struct BootBenchmark {
   /// Every entry a text of its own (`add` with its own amount), so that no decoded action is
   /// reused: the slowest boot. Otherwise every entry is the counter's increment.
   var distinct = false
+  /// Where to leave a copy of the home as it is before the first boot (the whole log, no
+  /// snapshot), for profiling a replay: `concord state counter --at N --home DIR`.
+  var keep: URL?
 
   struct Figures {
     var withoutSnapshot: Double
@@ -29,6 +32,10 @@ struct BootBenchmark {
     let logURL = home.appending(path: "log.sqlite")
     let keySource = KeySource.file(home.appending(path: "key"))
     try write(entries, from: 1, to: logURL, key: keySource, label: "writing a \(entries.formatted())-entry log")
+    if let keep {
+      try? FileManager.default.removeItem(at: keep)
+      try FileManager.default.copyItem(at: home, to: keep)
+    }
 
     // No snapshot: the whole log is replayed.
     let cold = try bootTime(home: home, in: directory) { daemon in

@@ -8,7 +8,9 @@ import Foundation
 ///     concord-daemon-bench --against SOCKET [--clients N]  # only the closed loops, against a running daemon
 ///     scripts/bench.sh remote [--quick] [--rounds N]   # through OpenSSH beside the local socket
 ///     concord-daemon-bench fan-out [--quick]            # one update to 100 and 1,000 windows, alone
-///     concord-daemon-bench boot [--entries N] [--distinct] # boot, verify and state on an N-entry log, alone
+///     concord-daemon-bench boot [--entries N] [--distinct] [--keep DIR]
+///                                   # boot, verify and state on an N-entry log, alone; --keep leaves
+///                                   # the home (log and key, no snapshot) in DIR, to profile a replay
 @main
 struct DaemonBenchmarks {
   static func main() throws {
@@ -34,7 +36,8 @@ struct DaemonBenchmarks {
     }
     if CommandLine.arguments.contains("boot") {
       let entries = max(1, count(after: "--entries") ?? (quick ? 100_000 : 1_000_000))
-      let boot = BootBenchmark(entries: entries, tail: 999, distinct: CommandLine.arguments.contains("--distinct"))
+      var boot = BootBenchmark(entries: entries, tail: 999, distinct: CommandLine.arguments.contains("--distinct"))
+      boot.keep = argument(after: "--keep").map { URL(filePath: $0) }
       boot.report(try boot.run(in: directory, commands: true))
       return
     }

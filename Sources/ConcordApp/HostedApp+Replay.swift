@@ -29,63 +29,85 @@ public struct ParsedLoggedAction: Sendable {
   public var entry: LoggedAction
   /// Nil when the text was left to be parsed by whoever needs it.
   let json: Result<JSONValue, any Error>?
+  /// Where the reading thread filed the text (``TextSlots``); nil when no one did.
+  let slot: TextSlot?
 
-  /// - Parameter parse: false leaves the text to be parsed when it is decoded: a boot reads
-  ///   many texts it decoded before (``LoggedActionMemo``), which need no parsing.
+  /// - Parameter parse: false leaves the text to be parsed when it is decoded.
   public init(_ entry: LoggedAction, parse: Bool = true) {
+    self.init(entry, slot: nil, parse: parse)
+  }
+
+  /// An entry the reading thread filed in `slot`: parsed when its text is new there, and left for
+  /// ``LoggedActionMemo`` to find decoded otherwise.
+  public init(_ entry: LoggedAction, slot: TextSlot) {
+    self.init(entry, slot: slot, parse: slot.isNew)
+  }
+
+  private init(_ entry: LoggedAction, slot: TextSlot?, parse: Bool) {
     self.entry = entry
+    self.slot = slot
     json = parse ? Result { try JSONValue(parsing: entry.action) } : nil
   }
 }
 
-/// Actions decoded before in one replay, by the text (and app and version) they were decoded from:
-/// a log repeats many texts — a counter's increment, a presence change — and the same text of
-/// the same version always decodes to the same action. At most `capacity` are kept; past that
-/// the memo starts afresh.
-public final class LoggedActionMemo<Action> {
+/// The place a text has in ``TextSlots``, and whether it was put there just now.
+public struct TextSlot: Sendable, Equatable {
+  public let index: Int
+  public let isNew: Bool
+}
+
+/// The texts (with the app and version that wrote them) a boot's reading thread has seen
+/// lately, each in a numbered slot: a log repeats many texts — a counter's increment, a presence
+/// change — and the same text of the same version always decodes to the same action.
+///
+/// The reading thread hashes each text once, here; the thread that decodes keeps each slot's
+/// action by number in a ``LoggedActionMemo`` and hashes nothing. Both see the entries in the same
+/// order, so a slot that is not new holds, on the decoding side, the action of its text. Past
+/// `capacity` texts the slots start afresh, and a slot number is new again.
+public final class TextSlots: @unchecked Sendable {
+  // @unchecked: owned by the one thread that reads the log.
   /// The text by spelling, not by Swift's `==`: an action decoded from an NFC text is not the
   /// one its NFD twin (in a log from before texts were put in NFC) decodes to.
   private struct Key: Hashable {
     let app: String
     let appVersion: Int
     let text: SpelledText
-
-    init(_ entry: LoggedAction) {
-      (app, appVersion, text) = (entry.app, entry.appVersion, SpelledText(entry.action))
-    }
   }
 
-  private var actions: [Key: Action] = [:]
+  private var slots: [Key: Int] = [:]
   private let capacity: Int
 
-  public init(capacity: Int = 4_096) { self.capacity = capacity }
+  public init(capacity: Int = 4_096) { self.capacity = max(1, capacity) }
 
-  /// The action kept for `entry`'s text, or what `decode` makes of it, kept. An entry that does
-  /// not decode is decoded (and fails) every time.
-  func action(of entry: LoggedAction, decode: () throws(BootError) -> Action) throws(BootError) -> Action {
-    let key = Key(entry)
-    if let kept = actions[key] { return kept }
-    let action = try decode()
-    if actions.count >= capacity { actions.removeAll(keepingCapacity: true) }
-    actions[key] = action
-    return action
+  /// The slot of `entry`'s text, filed now if it was not there.
+  public func slot(for entry: LoggedAction) -> TextSlot {
+    let key = Key(app: entry.app, appVersion: entry.appVersion, text: SpelledText(entry.action))
+    if let index = slots[key] { return TextSlot(index: index, isNew: false) }
+    if slots.count >= capacity { slots.removeAll(keepingCapacity: true) }
+    let index = slots.count
+    slots[key] = index
+    return TextSlot(index: index, isNew: true)
   }
 }
 
-/// The texts a reading thread has seen lately, so that it parses only new ones ahead of the
-/// thread that decodes: one that was seen is most likely in that thread's ``LoggedActionMemo``
-/// (and is parsed there if not). Used by one thread only.
-public final class SeenTexts: @unchecked Sendable {
-  // @unchecked: owned by the one thread that reads the log.
-  private var texts: Set<SpelledText> = []
-  private let capacity: Int
+/// The actions decoded in one replay, by the slot the reading thread gave their text
+/// (``TextSlots``): a text decoded before is not decoded again. An entry with no slot is always
+/// decoded.
+public final class LoggedActionMemo<Action> {
+  /// Nil for a slot whose text did not decode: it is decoded (and fails) every time.
+  private var actions: [Action?] = []
 
-  public init(capacity: Int = 4_096) { self.capacity = capacity }
+  public init() {}
 
-  /// True the first time `text` is seen (again, after the set started afresh).
-  public func isNew(_ text: String) -> Bool {
-    if texts.count >= capacity { texts.removeAll(keepingCapacity: true) }
-    return texts.insert(SpelledText(text)).inserted
+  /// The action kept in `parsed`'s slot, or what `decode` makes of it, kept there.
+  func action(of parsed: ParsedLoggedAction, decode: () throws(BootError) -> Action) throws(BootError) -> Action {
+    guard let slot = parsed.slot else { return try decode() }
+    if slot.index >= actions.count { actions.append(contentsOf: repeatElement(nil, count: slot.index + 1 - actions.count)) }
+    if !slot.isNew, let kept = actions[slot.index] { return kept }
+    actions[slot.index] = nil
+    let action = try decode()
+    actions[slot.index] = action
+    return action
   }
 }
 
@@ -117,7 +139,7 @@ extension HostedApp {
   /// ``replay(_:into:)`` does.
   public func replay(_ parsed: ParsedLoggedAction, into state: inout State, memo: LoggedActionMemo<Action>? = nil) throws(BootError) {
     let action =
-      if let memo { try memo.action(of: parsed.entry) { () throws(BootError) in try decodeLogged(parsed) } } else { try decodeLogged(parsed) }
+      if let memo { try memo.action(of: parsed) { () throws(BootError) in try decodeLogged(parsed) } } else { try decodeLogged(parsed) }
     guard parsed.entry.applied else { return }
     if let refusal = Reduction.reduce(action, into: &state, reduce: reduce).refusal {
       throw BootError(

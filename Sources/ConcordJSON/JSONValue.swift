@@ -49,14 +49,14 @@ public enum JSONValue: Sendable, Hashable, Codable {
   /// try JSONValue.integer(3).decode(Int.self)   // 3
   /// ```
   public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try JSONValueDecoder.decode(type, from: self, at: [])
+    try JSONValueDecoder.decode(type, from: self, at: .root)
   }
 
   /// Decodes as ``decode(_:)`` does, taking from `memo` each ``MemoizedDecodable`` element whose
   /// JSON is the one it was decoded from last time: a window decodes a big state after every
   /// change, and a change leaves most elements as they were.
   public func decode<T: Decodable>(_ type: T.Type, memo: DecodeMemo) throws -> T {
-    try JSONValueDecoder.decode(type, from: self, at: [], memo: memo)
+    try JSONValueDecoder.decode(type, from: self, at: .root, memo: memo)
   }
 
   /// Parses JSON text (RFC 8259, strictly: see ``JSONParser``); throws on invalid JSON.

@@ -30,13 +30,16 @@ extension HostedApp {
       // Client ids the daemon takes are ASCII, one spelling each; an older log's canonically
       // equivalent ids become one, at the higher cseq (a retry below it is looked up in the log).
       highestCseq: Dictionary(try log.highestCseqByClient(), uniquingKeysWith: max), replayed: 0)
-    // Entries are read, opened and parsed on a second thread while this one decodes and
+    // Entries are read, opened, filed and parsed on a second thread while this one decodes and
     // reduces them; a text decoded before is not decoded again.
     let memo = LoggedActionMemo<Action>()
-    let seen = SeenTexts()
+    let slots = TextSlots()
     try log.forEachEntry(
       from: booted.seq + 1, through: last,
-      preparing: { (ParsedLoggedAction(LoggedAction($0), parse: seen.isNew($0.record.action)), $0.record.at) }
+      preparing: {
+        let entry = LoggedAction($0)
+        return (ParsedLoggedAction(entry, slot: slots.slot(for: entry)), $0.record.at)
+      }
     ) { parsed, at in
       try replay(parsed, into: &booted.state, memo: memo)
       booted.seq = parsed.entry.seq

@@ -4,12 +4,12 @@ import PropertyRandom
 import SampleApp
 import Testing
 
-/// A boot decodes each text once (`LoggedActionMemo`); replaying with the memo must give exactly
-/// what replaying every entry on its own gives — the same state after each entry and the same
-/// error at the same entry — for logs that repeat texts, spell one action two ways, change
-/// version, spell one text in NFC and in NFD, and hold texts that do not parse, belong to
-/// another app or refuse. The model is
-/// `replay` without a memo.
+/// A boot decodes each text once (`TextSlots` on the reading thread, `LoggedActionMemo` on the
+/// decoding one); replaying with the memo must give exactly what replaying every entry on its
+/// own gives — the same state after each entry and the same error at the same entry — for logs
+/// that repeat texts, spell one action two ways, change version, spell one text in NFC and in
+/// NFD, and hold texts that do not parse, belong to another app or refuse. The model is `replay`
+/// without a memo.
 @Suite struct LoggedActionMemoProperties {
   static let texts: [(String, Int)] = [
     (#"{"counter":{"increment":{}}}"#, 2), (#"{"counter":{"decrement":{}}}"#, 2), (#"{"counter":{"add":{"amount":5}}}"#, 2),
@@ -29,15 +29,18 @@ import Testing
     var (entries, failures) = (0, 0)
     for seed in PropertyRandom.seeds(from: 0x3E30_0000, count: 30) {
       var random = PropertyRandom(seed: seed)
-      let memo = LoggedActionMemo<SampleApp.Action>(capacity: random.pick([2, 4_096]))
+      // Slots filed as a boot's reading thread files them, afresh every 2 texts or every 4,096.
+      let slots = TextSlots(capacity: random.pick([2, 4_096]))
+      let memo = LoggedActionMemo<SampleApp.Action>()
       var (alone, withMemo) = (app.initialState, app.initialState)
       for seq in 1...Int64(random.int(20...80)) {
         let (text, version) = random.pick(Self.texts)
         let entry = LoggedAction(
           seq: seq, app: random.chance(3) ? "workspace" : app.name, appVersion: version, action: text, applied: !random.chance(10))
         let expected = Result { try app.replay(entry, into: &alone) }
-        // Parsed ahead or not, as a boot's reading thread decides.
-        let actual = Result { try app.replay(ParsedLoggedAction(entry, parse: random.chance(50)), into: &withMemo, memo: memo) }
+        // Filed in a slot as a boot files it, or (now and then) parsed ahead or not and unfiled.
+        let parsed = random.chance(20) ? ParsedLoggedAction(entry, parse: random.chance(50)) : ParsedLoggedAction(entry, slot: slots.slot(for: entry))
+        let actual = Result { try app.replay(parsed, into: &withMemo, memo: memo) }
         switch (expected, actual) {
         case (.success, .success): entries += 1
         case let (.failure(a), .failure(b)):
