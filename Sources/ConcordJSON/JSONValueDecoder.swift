@@ -68,8 +68,10 @@ package struct JSONValueDecoder: Decoder {
 
     var allKeys: [Key] {
       // One member is the usual case (an enum's case, an action): no generic walk for it.
+      // (An `if let`, not `Optional.map`: this runs unspecialized, where a closure costs more.)
       if members.count == 1, let name = members.keys.first {
-        return Key(stringValue: name).map { [$0] } ?? []
+        guard let key = Key(stringValue: name) else { return [] }
+        return [key]
       }
       return members.keys.compactMap { Key(stringValue: $0) }
     }

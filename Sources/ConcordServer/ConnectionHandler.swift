@@ -208,11 +208,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
   /// What the queue holds, up to about 1 MiB, as one buffer; nil when it is empty.
   private func nextBuffer(of link: Connection, allocator: ByteBufferAllocator) -> ByteBuffer? {
-    var buffer = allocator.buffer(capacity: 256)
-    while buffer.readableBytes < WireLimits.maximumMessageBytes, let line = link.queue.nextLine() {
-      buffer.writeString(line)
+    var buffer: ByteBuffer?
+    while (buffer?.readableBytes ?? 0) < WireLimits.maximumMessageBytes, let line = link.queue.nextQueuedLine() {
+      line.append(to: &buffer, allocator: allocator)
     }
-    return buffer.readableBytes > 0 ? buffer : nil
+    return buffer
   }
 
   /// Writes what is queued, then closes; a window that is not reading is closed at once.

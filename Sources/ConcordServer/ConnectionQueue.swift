@@ -32,26 +32,38 @@ final class ConnectionQueue: Sendable {
     case message(ServerMessage)
     /// The first line of a scope (its snapshot, made once and shared with other windows, or the
     /// update since a reconnecting window's state), which brings the window to `state`: the
-    /// `attach`th attach of the scope on this connection; only the newest one counts.
+    /// `attach`th attach on this connection; only the newest one of its scope counts.
     case attached(scope: String, line: String, state: PublishedState, attach: Int)
     case scopeChanged(String)
     /// The place of an answer that is known only once its action is committed.
     case answer(Int)
   }
 
+  /// What the queue knows of one attached scope.
+  private struct AttachedScope {
+    let name: String
+    /// The newest state of the scope.
+    var latest: PublishedState
+    /// The state (and its seq) the window has once everything written so far arrives; nil
+    /// until the scope's first line is written.
+    var delivered: (seq: Int64, state: JSONValue)?
+    /// Whether a change mark for it is in the queue.
+    var marked = false
+    /// The number of the attach that made it: an older attach's first line, still queued, does
+    /// not say what the window has.
+    let attach: Int
+  }
+
   private struct Contents {
     var queue: [Item] = []
     var head = 0
-    /// Scopes with a change mark in the queue.
-    var marked: Set<String> = []
-    /// The newest state of each attached scope.
-    var latest: [String: PublishedState] = [:]
-    /// The state (and its seq) the window has of each scope once everything written so far
-    /// arrives.
-    var delivered: [String: (seq: Int64, state: JSONValue)] = [:]
-    /// How many times each scope was attached: an older attach's first line, still queued, does
-    /// not say what the window has.
-    var attaches: [String: Int] = [:]
+    /// The scopes the window is attached to. A window watches a few: an array searched by name
+    /// (a short name is compared in one step) costs less than the dictionaries keyed by name it
+    /// replaced, which hashed the name about eight times per update, for every window of a
+    /// fan-out.
+    var scopes: [AttachedScope] = []
+    /// The number of the last attach on this connection, of any scope.
+    var attaches = 0
     /// Messages that answer nothing (the daemon's own `ping`): written even while an answer is
     /// awaited.
     var pushes: [ServerMessage] = []
@@ -85,22 +97,30 @@ final class ConnectionQueue: Sendable {
       queue.append(item)
     }
 
+    func index(of scope: String) -> Int? { scopes.firstIndex { $0.name == scope } }
+
     /// The update of a scope that changed since the window was last written its state, made now
     /// from what the window has; nil when nothing changed after all, or when the scope's first
     /// line is not written yet — then its mark is kept for the change mark queued after that line.
     /// The mark is spent wherever it stands in the queue: a later item for it finds none.
-    mutating func update(of scope: String) -> String? {
-      guard let latest = latest[scope], let delivered = delivered[scope], marked.remove(scope) != nil else { return nil }
-      self.delivered[scope] = (latest.seq, latest.state)
+    mutating func update(of scope: String) -> QueuedLine? {
+      guard let index = index(of: scope) else { return nil }
+      return update(at: index)
+    }
+
+    private mutating func update(at index: Int) -> QueuedLine? {
+      guard scopes[index].marked, let delivered = scopes[index].delivered else { return nil }
+      let latest = scopes[index].latest
+      scopes[index].marked = false
+      scopes[index].delivered = (latest.seq, latest.state)
       return latest.updateLine(fromSeq: delivered.seq, state: delivered.state)
     }
 
     /// An update of any scope the window already has that changed: written before an answer,
     /// and while one is awaited.
-    mutating func pendingUpdate() -> String? {
-      // The scope is found before `marked` changes: changing a set while iterating it copies it.
-      while let scope = marked.first(where: { delivered[$0] != nil }) {
-        if let line = update(of: scope) { return line }
+    mutating func pendingUpdate() -> QueuedLine? {
+      while let index = scopes.firstIndex(where: { $0.marked && $0.delivered != nil }) {
+        if let line = update(at: index) { return line }
       }
       return nil
     }
@@ -161,44 +181,42 @@ final class ConnectionQueue: Sendable {
   /// reconnecting window had) brings the window to `state`.
   func attach(_ scope: String, first line: String, state: PublishedState) {
     let ready = contents.withLock {
-      $0.marked.remove(scope)
-      $0.latest[scope] = state
+      $0.attaches += 1
       // Until its first line is written the window has nothing of the scope to update.
-      $0.delivered[scope] = nil
-      let attach = $0.attaches[scope, default: 0] + 1
-      $0.attaches[scope] = attach
-      $0.append(.attached(scope: scope, line: line, state: state, attach: attach))
+      let attached = AttachedScope(name: scope, latest: state, attach: $0.attaches)
+      if let index = $0.index(of: scope) { $0.scopes[index] = attached } else { $0.scopes.append(attached) }
+      $0.append(.attached(scope: scope, line: line, state: state, attach: $0.attaches))
       return $0.onReady
     }
     ready?()
   }
 
   func detach(_ scope: String) {
-    contents.withLock {
-      $0.marked.remove(scope)
-      $0.latest[scope] = nil
-      $0.delivered[scope] = nil
-    }
+    contents.withLock { contents in contents.scopes.removeAll { $0.name == scope } }
   }
 
   /// Records a scope's new state; the window is sent the change when it is ready for it.
   func scopeChanged(_ state: PublishedState) {
     let scope = state.scope
     let ready: (@Sendable () -> Void)? = contents.withLock {
-      guard $0.latest[scope] != nil else { return nil }
-      $0.latest[scope] = state
-      guard $0.marked.insert(scope).inserted else { return nil }
+      guard let index = $0.index(of: scope) else { return nil }
+      $0.scopes[index].latest = state
+      guard !$0.scopes[index].marked else { return nil }
+      $0.scopes[index].marked = true
       $0.append(.scopeChanged(scope))
       return $0.onReady
     }
     ready?()
   }
 
+  /// The next line to write, as text: ``nextQueuedLine()``.
+  func nextLine() -> String? { nextQueuedLine()?.text }
+
   /// The next line to write, with a scope's change made now from what the window has; nil when
   /// nothing can be written yet (the queue is empty, or waits for an answer).
-  func nextLine() -> String? {
+  func nextQueuedLine() -> QueuedLine? {
     contents.withLock { contents in
-      if !contents.pushes.isEmpty { return contents.pushes.removeFirst().line }
+      if !contents.pushes.isEmpty { return .own(contents.pushes.removeFirst().line) }
       while let item = contents.first {
         switch item {
         case let .answer(place):
@@ -207,7 +225,7 @@ final class ConnectionQueue: Sendable {
           if let answer = contents.answers.removeValue(forKey: place) {
             _ = contents.popFirst()
             contents.unanswered -= 1
-            return answer.line
+            return .own(answer.line)
           }
           // Waits for its answer, unless the window is being let go: then it will get none.
           guard contents.finished else { return nil }
@@ -215,14 +233,14 @@ final class ConnectionQueue: Sendable {
           contents.unanswered -= 1
         case let .message(message):
           _ = contents.popFirst()
-          return message.line
+          return .own(message.line)
         case let .attached(scope, line, state, attach):
           _ = contents.popFirst()
           // Only the newest attach's line says what the window has; a detached scope has nothing.
-          if contents.latest[scope] != nil, attach == contents.attaches[scope] {
-            contents.delivered[scope] = (state.seq, state.state)
+          if let index = contents.index(of: scope), contents.scopes[index].attach == attach {
+            contents.scopes[index].delivered = (state.seq, state.state)
           }
-          return line
+          return .own(line)
         case let .scopeChanged(scope):
           _ = contents.popFirst()
           // A mark already spent (by an update written before an answer) is passed over.

@@ -1,5 +1,6 @@
 import ConcordApp
 import ConcordWire
+import NIOCore
 import Synchronization
 
 /// A scope's state as one commit left it, handed to every window on the scope.
@@ -15,7 +16,7 @@ final class PublishedState: Sendable {
   let bytes: Int
   /// The seq of the state this one follows; nil for the first.
   let previousSeq: Int64?
-  private let sharedLine = Mutex<String??>(nil)
+  private let sharedLine = Mutex<ByteBuffer??>(nil)
   private let sharedSnapshots = Mutex<(current: String?, logReplaced: String?)>((nil, nil))
 
   init(scope: String, seq: Int64, state: JSONValue, bytes: Int, previousSeq: Int64?) {
@@ -40,15 +41,17 @@ final class PublishedState: Sendable {
   }
 
   /// The update line for a window that has `delivered` (as of `deliveredSeq`), or nil when
-  /// that is already this state.
-  func updateLine(fromSeq deliveredSeq: Int64, state delivered: JSONValue) -> String? {
-    guard deliveredSeq == previousSeq else { return Self.updateLine(from: delivered, to: self) }
-    return sharedLine.withLock { line in
+  /// that is already this state. A window that had the previous state gets the line shared by
+  /// all of them (``QueuedLine/shared(_:)``).
+  func updateLine(fromSeq deliveredSeq: Int64, state delivered: JSONValue) -> QueuedLine? {
+    guard deliveredSeq == previousSeq else { return Self.updateLine(from: delivered, to: self).map(QueuedLine.own) }
+    let bytes = sharedLine.withLock { line in
       if let line { return line }
-      let made = Self.updateLine(from: delivered, to: self)
+      let made = Self.updateLine(from: delivered, to: self).map { ByteBuffer(string: $0) }
       line = made
       return made
     }
+    return bytes.map(QueuedLine.shared)
   }
 
   /// The `update` line from `old` to `new`: a diff, or the whole state when the diff is not
