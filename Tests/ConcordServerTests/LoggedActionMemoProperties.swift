@@ -53,4 +53,20 @@ import Testing
     }
     #expect(entries > 500 && failures > 100, "\(entries) replayed, \(failures) refused alike")
   }
+
+  /// Filing rests where texts do not repeat, and only there: after a round of `capacity` filings
+  /// that found fewer than one in 16 texts filed, the next `7 × capacity` entries get no slot,
+  /// then filing starts again; a log that repeats its texts is always filed.
+  @Test func filingRestsWhereTextsDoNotRepeat() {
+    let app = SampleApp.hosted
+    func entry(_ text: String) -> LoggedAction { LoggedAction(seq: 1, app: app.name, appVersion: 2, action: text, applied: true) }
+    let distinct = TextSlots(capacity: 4)
+    let slots = (0..<40).map { distinct.slot(for: entry(#"{"counter":{"add":{"amount":\#($0)}}}"#)) }
+    #expect(slots[0..<4].allSatisfy { $0?.isNew == true })
+    #expect(slots[4..<32].allSatisfy { $0 == nil }, "\(slots)")
+    #expect(slots[32..<36].allSatisfy { $0?.isNew == true })
+    let repeated = TextSlots(capacity: 4)
+    let filed = (0..<40).map { _ in repeated.slot(for: entry(#"{"counter":{"increment":{}}}"#)) }
+    #expect(filed.allSatisfy { $0 != nil } && filed.dropFirst().allSatisfy { $0?.isNew == false })
+  }
 }
