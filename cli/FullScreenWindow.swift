@@ -98,7 +98,11 @@ final class FullScreenWindow {
 
   private func handle(_ key: Key) {
     switch key {
-    case .control("c"), .control("d") where editor.isEmpty:
+    case .control("c"):
+      // Ctrl-C always leaves, as the help says; Ctrl-D only on an empty line, as in a shell.
+      quit = true
+      return
+    case .control("d") where editor.isEmpty:
       quit = true
       return
     case .pageUp, .pageDown:
