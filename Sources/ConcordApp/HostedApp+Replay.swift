@@ -81,8 +81,8 @@ extension HostedApp {
     let action =
       // An unfiled entry (no slot) goes straight to decoding: through the memo, which is generic
       // and runs unspecialized, it cost about 1,100 instructions more.
-      if let memo, parsed.slot != nil {
-        try memo.action(of: parsed) { () throws(BootError) in try decodeLogged(parsed) }
+      if let memo, let slot = parsed.slot {
+        try memo.action(in: slot) { () throws(BootError) in try decodeLogged(parsed) }
       } else {
         try decodeLogged(parsed)
       }

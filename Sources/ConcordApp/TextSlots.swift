@@ -63,17 +63,15 @@ public final class TextSlots: @unchecked Sendable {
 }
 
 /// The actions decoded in one replay, by the slot the reading thread gave their text
-/// (``TextSlots``): a text decoded before is not decoded again. An entry with no slot is always
-/// decoded.
+/// (``TextSlots``): a text decoded before is not decoded again.
 public final class LoggedActionMemo<Action> {
   /// Nil for a slot whose text did not decode: it is decoded (and fails) every time.
   private var actions: [Action?] = []
 
   public init() {}
 
-  /// The action kept in `parsed`'s slot, or what `decode` makes of it, kept there.
-  func action(of parsed: ParsedLoggedAction, decode: () throws(BootError) -> Action) throws(BootError) -> Action {
-    guard let slot = parsed.slot else { return try decode() }
+  /// The action kept in `slot`, or what `decode` makes of it, kept there.
+  func action(in slot: TextSlot, decode: () throws(BootError) -> Action) throws(BootError) -> Action {
     if slot.index >= actions.count { actions.append(contentsOf: repeatElement(nil, count: slot.index + 1 - actions.count)) }
     if !slot.isNew, let kept = actions[slot.index] { return kept }
     actions[slot.index] = nil

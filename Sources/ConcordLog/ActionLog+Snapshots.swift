@@ -32,8 +32,6 @@ public struct SealedSnapshot: Sendable {
   let nonce: [UInt8]
   let ciphertext: [UInt8]
   let stateHash: [UInt8]
-  /// The length of the state's JSON text.
-  public let plaintextBytes: Int
 }
 
 extension ActionLog {
@@ -67,7 +65,7 @@ extension ActionLog {
     let sealed = Crypto.seal(plaintext, associatedData: snapshotAssociatedData(seq, app), key: keys.snapshots)
     return SealedSnapshot(
       seq: seq, nonce: sealed.nonce, ciphertext: sealed.ciphertext,
-      stateHash: Crypto.hash(plaintext, key: keys.snapshots), plaintextBytes: plaintext.count)
+      stateHash: Crypto.hash(plaintext, key: keys.snapshots))
   }
 
   /// Stores a snapshot made by ``sealSnapshot(_:at:by:)``, replacing one at the same seq.

@@ -192,7 +192,9 @@ final class ConnectionQueue: Sendable {
   }
 
   func detach(_ scope: String) {
-    contents.withLock { contents in contents.scopes.removeAll { $0.name == scope } }
+    contents.withLock { contents in
+      if let index = contents.index(of: scope) { contents.scopes.remove(at: index) }
+    }
   }
 
   /// Records a scope's new state; the window is sent the change when it is ready for it.

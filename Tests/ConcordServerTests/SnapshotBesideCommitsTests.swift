@@ -10,7 +10,7 @@ import Testing
 /// A snapshot of a large state takes milliseconds to encode and seal. Windows' actions must not
 /// wait for it: their commits go on while the snapshot is made, and the snapshot is stored once
 /// it is ready.
-@Suite struct SnapshotBesideCommitsTests {
+@Suite(.serialized) struct SnapshotBesideCommitsTests {
   /// Holds the encoding of a whole `Tally` (what a snapshot encodes) until the test lets it go:
   /// a snapshot that takes as long as the test says.
   final class EncodingGate: Sendable {
@@ -40,7 +40,12 @@ import Testing
       held.withLock { $0 = false }
       released.signal()
     }
+
+    /// While set, encoding a whole `Tally` fails, as a state JSON cannot carry does.
+    let failing = Mutex(false)
   }
+
+  struct Unencodable: Error {}
 
   static let gate = EncodingGate()
 
@@ -51,6 +56,7 @@ import Testing
 
     func encode(to encoder: any Encoder) throws {
       SnapshotBesideCommitsTests.gate.pass()
+      if SnapshotBesideCommitsTests.gate.failing.withLock({ $0 }) { throw Unencodable() }
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(count, forKey: .count)
     }
@@ -94,6 +100,33 @@ import Testing
     await host.afterQueuedCommits()
     let booted = try Self.app.boot(from: hosted.log, logger: hosted.logger)
     #expect(booted.snapshotSeq == 1)
+    #expect(booted.seq == 2 && booted.state.count == 2)
+  }
+
+  /// A snapshot that cannot be made (its state does not encode) is reported and given up;
+  /// actions go on being committed, and the next snapshot is taken.
+  @Test func aSnapshotThatFailsLeavesTheNextOneToBeTaken() async throws {
+    let hosted = try InProcessHost(app: Self.app)
+    defer { hosted.removeHome() }
+    let host = try hosted.makeHost(snapshotInterval: 1)
+    let window = await hosted.window("w", on: host, attachedTo: "count")
+
+    Self.gate.failing.withLock { $0 = true }
+    await host.handle(.send(scope: "count", action: ["add": [:]], client: "w", cseq: 1), from: window)
+    let first = try await window.queue.messages(untilAnswerTo: 1).last
+    await host.afterQueuedCommits()
+    Self.gate.failing.withLock { $0 = false }
+    guard case .ack(_, 1, 1)? = first else {
+      Issue.record("the action was not acknowledged: \(String(describing: first))")
+      return
+    }
+    #expect(try Self.app.boot(from: hosted.log, logger: hosted.logger).snapshotSeq == 0)
+
+    await host.handle(.send(scope: "count", action: ["add": [:]], client: "w", cseq: 2), from: window)
+    _ = try await window.queue.messages(untilAnswerTo: 2)
+    await host.afterQueuedCommits()
+    let booted = try Self.app.boot(from: hosted.log, logger: hosted.logger)
+    #expect(booted.snapshotSeq == 2, "the snapshot after the failed one was not taken")
     #expect(booted.seq == 2 && booted.state.count == 2)
   }
 }
