@@ -115,7 +115,9 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
     serve: @escaping @Sendable (any Channel) throws -> Void
   ) async throws -> any Channel {
     let path = configuration.socketPath
-    // The socket is born 0600 (no moment where others could connect), then given to the group.
+    // The socket is born 0600 (no moment where others could connect) under a staging name, given
+    // to the group there, and only then renamed onto its path: whoever finds the path can use it.
+    let staging = URL(filePath: path).deletingLastPathComponent().appending(path: ".bind-\(getpid())").path
     let previous = umask(HomeAccess.socketUmask)
     defer { umask(previous) }
     let bound = try await ServerBootstrap(group: group)
@@ -124,13 +126,16 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
       // handler closes once everything it read is answered.
       .childChannelOption(.allowRemoteHalfClosure, value: true)
       .childChannelInitializer { channel in channel.eventLoop.makeCompletedFuture { try serve(channel) } }
-      .bind(unixDomainSocketPath: path, cleanupExistingSocketFile: true)
+      .bind(unixDomainSocketPath: staging, cleanupExistingSocketFile: true)
       .get()
     do {
-      try access.open(socket: path)
+      try access.open(socket: staging)
+      guard rename(staging, path) == 0 else {
+        throw DaemonError("cannot put the socket at \(path): \(String(cString: strerror(errno)))")
+      }
     } catch {
       try? await bound.close()
-      try? FileManager.default.removeItem(atPath: path)
+      try? FileManager.default.removeItem(atPath: staging)
       throw error
     }
     return bound

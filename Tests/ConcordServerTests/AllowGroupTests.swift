@@ -1,5 +1,6 @@
 import ConcordWire
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -51,6 +52,38 @@ import Glibc
     #expect(outsider.status == 3, "\(outsider.output)")
     #expect(outsider.output.contains("Permission denied"), "\(outsider.output)")
     #expect(!outsider.output.contains("running: pid"))
+  }
+
+  /// A member who connects the moment the socket appears is let in: the socket path never
+  /// exists with the owner's mode alone, so nobody has to wait for the daemon to open it.
+  /// Watched from before the start by polling `stat` as fast as it goes.
+  @Test(.enabled(if: TestAccounts.canCreate, "needs root to create a group and two accounts (CI runs as root)"))
+  func theSocketIsTheGroupsFromTheMomentItAppears() throws {
+    let accounts = try TestAccounts()
+    defer { accounts.remove() }
+    let daemon = DaemonProcess(arguments: ["--allow-group", accounts.group])
+    let path = daemon.socketPath
+    let firstSeen = Mutex<(mode: UInt32, gid: UInt32)?>(nil)
+    let watcher = Thread {
+      let deadline = Date().addingTimeInterval(20)
+      var info = stat()
+      while Date() < deadline {
+        if stat(path, &info) == 0 {
+          firstSeen.withLock { $0 = (info.st_mode & 0o7777, info.st_gid) }
+          return
+        }
+      }
+    }
+    watcher.start()
+    _ = try daemon.start()
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    while !watcher.isFinished { usleep(1_000) }
+    let seen = try #require(firstSeen.withLock { $0 })
+    #expect(seen.mode == 0o660, "the socket first appeared as \(String(seen.mode, radix: 8))")
+    #expect(seen.gid == accounts.gid, "the socket first appeared with gid \(seen.gid)")
   }
 
   /// A daemon whose account is not in the group it is told to let in cannot give its home to
