@@ -20,6 +20,8 @@ struct RemoteBenchmark {
   struct Path {
     var name: String
     var windows: [Int]
+    /// The `hello` its windows say: through ssh, the pace `concord attach --host` asks for.
+    var greeting = LineSocket.hello
     var connect: () throws -> LineSocket
   }
 
@@ -66,10 +68,13 @@ struct RemoteBenchmark {
     }
     try probe(target: target, environment: shared)
 
+    // What a window through ssh says in its hello, as `concord attach --host` does.
+    let paced = LineSocket.hello(updateIntervalMilliseconds: DaemonAddress.ssh(target).updateIntervalMilliseconds)
     let paths = [
       Path(name: "local socket", windows: [1, 16]) { try LineSocket(path: daemon.socketPath) },
-      Path(name: "ssh, one shared connection", windows: [1, 16], connect: overSSH(shared)),
-      Path(name: "ssh, a connection per window", windows: [16], connect: overSSH(separate)),
+      Path(name: "ssh, one shared connection", windows: [1, 16], greeting: paced, connect: overSSH(shared)),
+      Path(name: "ssh, shared, every update", windows: [16], connect: overSSH(shared)),
+      Path(name: "ssh, a connection per window", windows: [16], greeting: paced, connect: overSSH(separate)),
     ]
     let group: (pid_t, String, String) -> String? = { pid, comm, cmdline in
       if pid == daemon.pid { return "concordd" }
@@ -85,14 +90,16 @@ struct RemoteBenchmark {
     var measured: [String: Measured] = [:]
     for round in 1...rounds {
       for count in [1, 16] {
-        for path in paths where path.windows.contains(count) {
+        for (number, path) in paths.enumerated() where path.windows.contains(count) {
           var before = ProcessCPU()
           var cpu: [String: Double] = [:]
+          // Each load's windows are new clients: a pair (client, cseq) sent again would be
+          // answered as a retry, without a commit.
           let sample = try closedLoop(
-            clients: count, seconds: seconds, run: "r\(round)-\(count)-\(path.name.prefix(3))",
+            clients: count, seconds: seconds, run: "r\(round)-\(count)-\(number)",
             measuring: { starting in
               if starting { before = ProcessCPU.read(group: group) } else { cpu = ProcessCPU.read(group: group).since(before) }
-            }, connect: path.connect)
+            }, greeting: path.greeting, connect: path.connect)
           let key = "\(path.name), \(count) window\(count == 1 ? "" : "s")"
           measured[key, default: Measured()].loads.append(
             LoadFigures(perSecond: sample.perSecond, p50: sample.percentile(0.5), p99: sample.percentile(0.99)))

@@ -50,7 +50,10 @@ public final class ClientConnection {
       fileDescriptor = transport.fileDescriptor
     }
     do throws(ClientError) {
-      try send(.hello(protocolVersion: WireProtocol.version, client: nil, presence: presence))
+      try send(
+        .hello(
+          protocolVersion: WireProtocol.version, client: nil, presence: presence,
+          updateIntervalMilliseconds: address.updateIntervalMilliseconds))
       // Over ssh the first answer waits for the login too.
       switch try receive(timeout: transport == nil ? timeout : max(timeout, 15)) {
       case let .welcome(welcome)?:

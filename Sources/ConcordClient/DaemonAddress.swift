@@ -11,6 +11,20 @@ public enum DaemonAddress: Sendable, Equatable, CustomStringConvertible {
   case socket(URL)
   case ssh(SSHTarget)
 
+  /// How often, at most, a connection to this address asks the daemon for its scopes' changes
+  /// (`hello`'s `update_interval_ms`; 0 for every change as it is committed).
+  ///
+  /// Through ssh, every update crosses three processes on its way (`concord dial-stdio`, `sshd`
+  /// and the `ssh` master), which cost more than the daemon itself; 20 ms is about a frame of a
+  /// terminal, so a person sees no difference, and a window gets about one update per action it
+  /// sends (the one written before its `ack`) instead of one per commit of every window.
+  public var updateIntervalMilliseconds: Int {
+    switch self {
+    case .socket: 0
+    case .ssh: 20
+    }
+  }
+
   public var description: String {
     switch self {
     case let .socket(url): url.path

@@ -117,13 +117,18 @@ final class ConnectionHandler: ChannelDuplexHandler {
       return
     }
     guard greeted else {
-      guard case let .hello(version, _, presence) = message, version == WireProtocol.version else {
+      guard case let .hello(version, _, presence, interval) = message, version == WireProtocol.version else {
         let hello = #"{"type":"hello","protocol":\#(WireProtocol.version)}"#
         link.send(.error(code: .handshake, message: "say hello first, in protocol \(WireProtocol.version): \(hello)", cseq: nil))
         return
       }
       greeted = true
       link.announcesPresence = presence
+      if interval > 0, let loop = context?.eventLoop {
+        link.queue.paceUpdates(every: .milliseconds(interval)) { [weak queue = link.queue] nanoseconds in
+          loop.scheduleTask(in: .nanoseconds(Int64(nanoseconds))) { queue?.releaseHeldUpdates() }
+        }
+      }
       link.send(.welcome(host.assumeIsolated { $0.welcome(for: link) }))
       return
     }

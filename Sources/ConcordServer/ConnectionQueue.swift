@@ -10,6 +10,11 @@ import Synchronization
 /// everything it missed — a diff from the state it was last sent, or the whole state when that
 /// is smaller — and never a backlog of intermediate states.
 ///
+/// A window at the end of a slow link may ask for its scopes' changes at most once per interval
+/// (``paceUpdates(every:release:)``): a change that comes sooner is held, its mark kept, until
+/// the interval has passed, and is then sent merged with whatever came meanwhile. Updates before
+/// an answer are never held, so the window still sees its own action's effect with its `ack`.
+///
 /// Answers go out in the order of what they answer, as the protocol promises: an action's
 /// answer is known only after its commit, so the action takes a place in the queue when it is
 /// read (``reserveAnswer()``) and nothing queued after it — a `pong`, a later attach's snapshot —
@@ -52,6 +57,9 @@ final class ConnectionQueue: Sendable {
     /// The number of the attach that made it: an older attach's first line, still queued, does
     /// not say what the window has.
     let attach: Int
+
+    /// Whether the scope changed since the window was last written it (and it has the scope).
+    var hasChange: Bool { marked && delivered != nil }
   }
 
   private struct Contents {
@@ -76,6 +84,16 @@ final class ConnectionQueue: Sendable {
     /// Called when something is queued: the connection schedules a write.
     var onReady: (@Sendable () -> Void)?
     var finished = false
+    /// The least time between two updates, in nanoseconds; 0 when every change is written as it
+    /// comes.
+    var pace: UInt64 = 0
+    /// Monotonic nanoseconds before which no update is written unless an answer follows it.
+    var heldUntil: UInt64 = 0
+    /// Whether a held change waits for ``release``, which is already scheduled.
+    var releaseScheduled = false
+    /// Asks the connection to call ``ConnectionQueue/releaseHeldUpdates()`` after the given
+    /// nanoseconds.
+    var release: (@Sendable (UInt64) -> Void)?
 
     var count: Int { queue.count - head + pushes.count }
 
@@ -113,13 +131,28 @@ final class ConnectionQueue: Sendable {
       let latest = scopes[index].latest
       scopes[index].marked = false
       scopes[index].delivered = (latest.seq, latest.state)
+      if pace != 0 { heldUntil = Connection.now + pace }
       return latest.updateLine(fromSeq: delivered.seq, state: delivered.state)
+    }
+
+    /// Whether an update may be written now, unprompted by an answer: always, unless the window
+    /// asked for a pace and its last update is more recent than that. Then the release is
+    /// scheduled for when one may.
+    mutating func mayUpdate() -> Bool {
+      guard pace != 0 else { return true }
+      let now = Connection.now
+      guard now < heldUntil else { return true }
+      if !releaseScheduled, let release {
+        releaseScheduled = true
+        release(heldUntil - now)
+      }
+      return false
     }
 
     /// An update of any scope the window already has that changed: written before an answer,
     /// and while one is awaited.
     mutating func pendingUpdate() -> QueuedLine? {
-      while let index = scopes.firstIndex(where: { $0.marked && $0.delivered != nil }) {
+      while let index = scopes.firstIndex(where: \.hasChange) {
         if let line = update(at: index) { return line }
       }
       return nil
@@ -133,6 +166,35 @@ final class ConnectionQueue: Sendable {
   /// Sets what to call when there is something to write (the connection's write scheduler).
   func whenReady(_ ready: @escaping @Sendable () -> Void) {
     contents.withLock { $0.onReady = ready }
+  }
+
+  /// Holds the scopes' changes to one update per `interval`, except before an answer; `release`
+  /// is asked to call ``releaseHeldUpdates()`` after the nanoseconds it is given.
+  ///
+  /// ```swift
+  /// queue.paceUpdates(every: .milliseconds(20)) { nanoseconds in
+  ///   loop.scheduleTask(in: .nanoseconds(Int64(nanoseconds))) { [weak queue] in queue?.releaseHeldUpdates() }
+  /// }
+  /// ```
+  func paceUpdates(every interval: Duration, release: @escaping @Sendable (UInt64) -> Void) {
+    contents.withLock {
+      $0.pace = interval.nanoseconds
+      $0.release = release
+    }
+  }
+
+  /// Queues the changes held for the pace: their interval has passed.
+  func releaseHeldUpdates() {
+    let ready = contents.withLock { contents -> (@Sendable () -> Void)? in
+      contents.releaseScheduled = false
+      var held = false
+      for scope in contents.scopes where scope.hasChange {
+        contents.append(.scopeChanged(scope.name))
+        held = true
+      }
+      return held ? contents.onReady : nil
+    }
+    ready?()
   }
 
   /// Queues a message that answers nothing the window sent (the daemon's `ping`): it does not
@@ -222,8 +284,13 @@ final class ConnectionQueue: Sendable {
       while let item = contents.first {
         switch item {
         case let .answer(place):
-          // Updates of scopes the window has go before an answer, and while one is awaited.
-          if let update = contents.pendingUpdate() { return update }
+          // Updates of scopes the window has go before an answer, and while one is awaited (as
+          // often as the window's pace allows).
+          if contents.answers[place] != nil || contents.scopes.contains(where: \.hasChange) && contents.mayUpdate(),
+            let update = contents.pendingUpdate()
+          {
+            return update
+          }
           if let answer = contents.answers.removeValue(forKey: place) {
             _ = contents.popFirst()
             contents.unanswered -= 1
@@ -245,8 +312,13 @@ final class ConnectionQueue: Sendable {
           return .own(line)
         case let .scopeChanged(scope):
           _ = contents.popFirst()
-          // A mark already spent (by an update written before an answer) is passed over.
-          if let line = contents.update(of: scope) { return line }
+          // A mark already spent (by an update written before an answer) is passed over; one
+          // held for the window's pace keeps its mark, and is queued again on release.
+          if let index = contents.index(of: scope), contents.scopes[index].hasChange, contents.mayUpdate(),
+            let line = contents.update(of: scope)
+          {
+            return line
+          }
         }
       }
       return nil

@@ -30,7 +30,8 @@ extension ClientMessage {
     case "hello":
       self = .hello(
         protocolVersion: Int(clamping: try message.integer("protocol")), client: try message.optionalString("client"),
-        presence: try message.optionalBool("presence") ?? true)
+        presence: try message.optionalBool("presence") ?? true,
+        updateIntervalMilliseconds: try message.updateInterval())
     case "attach":
       var since: LogPosition?
       if let position = fields["since"], position != .null {
@@ -80,6 +81,16 @@ struct Fields {
     guard let value = fields[key], value != .null else { return nil }
     guard case let .bool(bool) = value else { throw .badMessage("expected true or false (at \(prefix)\(key))") }
     return bool
+  }
+
+  /// The `update_interval_ms` member of a `hello`: 0 when absent.
+  func updateInterval() throws(WireError) -> Int {
+    guard let value = fields["update_interval_ms"], value != .null else { return 0 }
+    let limit = WireLimits.maximumUpdateIntervalMilliseconds
+    guard let interval = value.int64, (0...Int64(limit)).contains(interval) else {
+      throw .badMessage("update_interval_ms is a whole number of milliseconds from 0 to \(limit)")
+    }
+    return Int(interval)
   }
 
   /// The `scope` member, in NFC, at most ``WireLimits/maximumScopeBytes`` long.

@@ -9,8 +9,11 @@ public enum ClientMessage: Sendable, Equatable {
   /// The first message: the protocol version the peer speaks, optionally its client id, and
   /// whether it is a window a person has open (`presence`, the default) or a command such as
   /// `concord send`, whose attaches the app is not told of: presence records people's windows,
-  /// not one-shot commands.
-  case hello(protocolVersion: Int, client: String?, presence: Bool = true)
+  /// not one-shot commands. A window at the end of a slow link (over SSH) may ask for its
+  /// scopes' changes at most once per `updateIntervalMilliseconds`
+  /// (``WireLimits/maximumUpdateIntervalMilliseconds`` at most; 0, the default, for every
+  /// change as it is committed): changes in between are merged into the next update.
+  case hello(protocolVersion: Int, client: String?, presence: Bool = true, updateIntervalMilliseconds: Int = 0)
   /// Start receiving a scope: answered with a `snapshot`, then `update`s. `since` is the log id
   /// and seq a reconnecting window last saw.
   case attach(scope: String, since: LogPosition?)
@@ -57,10 +60,11 @@ extension ClientMessage: Codable {
   /// The message as the JSON object it is on the wire.
   public var jsonValue: JSONValue {
     switch self {
-    case let .hello(version, client, presence):
+    case let .hello(version, client, presence, interval):
       var object: [String: JSONValue] = ["type": "hello", "protocol": .integer(Int64(version))]
       if let client { object["client"] = .string(client) }
       if !presence { object["presence"] = false }
+      if interval != 0 { object["update_interval_ms"] = .integer(Int64(interval)) }
       return .object(object)
     case let .attach(scope, since):
       var object: [String: JSONValue] = ["type": "attach", "scope": .string(scope)]

@@ -10,6 +10,10 @@ public enum WireLimits {
   /// The longest scope name a peer may give (`chat:general`), in bytes: answers repeat it.
   public static let maximumScopeBytes = 1_024
 
+  /// The longest a window may ask the daemon to hold its scopes' changes (`hello`'s
+  /// `update_interval_ms`), in milliseconds: a second, so that a window is never far behind.
+  public static let maximumUpdateIntervalMilliseconds = 1_000
+
   /// The most of a text (a refusal's reason, an error's message) a message carries, in bytes:
   /// a reason that quotes what a peer sent must not make a line longer than the limit.
   public static let maximumReasonBytes = 4_096

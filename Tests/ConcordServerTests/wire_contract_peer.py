@@ -1313,6 +1313,128 @@ def _order_50(ctx):
     check(p.states.get("counter") == 50, f"the counter should be 50, is {p.states.get('counter')}")
 
 
+# 7. A window's pace (hello.update_interval_ms) ------------------------------------------------
+
+def pace_allowed(raw):
+    """The schema's rule for hello.update_interval_ms, read from its text: absent or null, or an
+    integer written in digits from 0 to 1000."""
+    if raw == "null":
+        return True
+    return re.fullmatch(r"-?(0|[1-9][0-9]*)", raw) is not None and 0 <= int(raw) <= 1000
+
+
+@scenario("pace-hello-takes-0-to-1000-only")
+def _pace_bounds(ctx):
+    ctx.start()
+    problems = []
+    for raw in ["0", "1", "20", "1000", "null", "-0", "-1", "1001", "1.0", "1e3", "20.5", '"20"', "true", "[]",
+                str(2**53 + 1), str(2**63 - 1), str(-2**63), str(2**64)]:
+        p = ctx.peer(f"hello {raw}", hello=False)
+        p.send_raw(('{"type":"hello","protocol":1,"update_interval_ms":' + raw + '}\n').encode())
+        msg = p.recv()
+        expected = "welcome" if pace_allowed(raw) else "error"
+        if msg is None or msg.get("type") != expected or (expected == "error" and msg.get("code") != "bad-message"):
+            problems.append(f"update_interval_ms {raw}: expected {expected}"
+                            f"{' bad-message' if expected == 'error' else ''}, got {short(msg, 160)}")
+            continue
+        if expected == "error":
+            # The hello was not taken, and the connection stays open for another.
+            welcome = p.hello()
+            check(welcome.get("type") == "welcome", f"after a refused hello, a plain one: {short(welcome)}")
+        p.close()
+    check(not problems, "; ".join(problems))
+
+
+class Watcher:
+    """Reads a peer on a thread, noting when each update arrives."""
+
+    def __init__(self, peer):
+        import threading
+        self.peer = peer
+        self.updates = []  # (monotonic time, seq)
+        self.stopping = False
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        while not self.stopping:
+            try:
+                msg = self.peer.recv(0.1)
+            except Timeout:
+                continue
+            if msg is None:
+                return
+            if msg.get("type") == "update":
+                self.updates.append((time.monotonic(), msg.get("seq")))
+
+    def stop(self):
+        self.stopping = True
+        self.thread.join(5)
+
+
+@scenario("pace-merges-others-changes")
+def _pace_merges(ctx):
+    """A window that asks for updates every 250 ms gets no two closer than that while another
+    window's 60 actions commit over 2 s, and then holds the final state with the last seq."""
+    interval = 0.25
+    ctx.start()
+    w = ctx.peer("paced", hello=False)
+    w.send({"type": "hello", "protocol": 1, "update_interval_ms": int(interval * 1000)})
+    w.expect("welcome")
+    w.attach("counter")
+    s = ctx.peer("sender")
+    s.attach("counter")
+    watcher = Watcher(w)
+    started = time.monotonic()
+    last = None
+    for cseq in range(1, 61):
+        last = s.acked("counter", {"increment": {}}, "pacer", cseq, f"increment {cseq}")
+        time.sleep(0.03)
+    finished = time.monotonic()
+    deadline = finished + interval + 2
+    while time.monotonic() < deadline and (not watcher.updates or watcher.updates[-1][1] != last.get("seq")):
+        time.sleep(0.02)
+    watcher.stop()
+    updates = watcher.updates
+    check(updates and updates[-1][1] == last.get("seq"),
+          f"the paced window's last update should bring it to seq {last.get('seq')}, got {short(updates[-3:])}")
+    check(w.states.get("counter") == 60, f"the paced window should hold 60, holds {w.states.get('counter')}")
+    gaps = [b[0] - a[0] for a, b in zip(updates, updates[1:])]
+    # Arrival times: a write held up on its way may arrive closer to the next; 100 ms of slack.
+    check(min(gaps, default=1) >= interval - 0.1,
+          f"updates {min(gaps) * 1000:.0f} ms apart, under the asked {interval * 1000:.0f} ms "
+          f"({len(updates)} updates in {finished - started:.2f} s)")
+    check(len(updates) <= (finished - started) / interval + 3,
+          f"{len(updates)} updates in {finished - started:.2f} s at one per {interval * 1000:.0f} ms")
+
+
+@scenario("pace-never-holds-a-windows-own-answer")
+def _pace_own(ctx):
+    """A window paced at 1 s still gets, before each ack of its own, the update that has its
+    action: the schema's order holds. Other windows' changes merge into those."""
+    ctx.start()
+    w = ctx.peer("paced", hello=False)
+    w.send({"type": "hello", "protocol": 1, "update_interval_ms": 1000})
+    w.expect("welcome")
+    w.attach("counter")
+    s = ctx.peer("sender")
+    s.attach("counter")
+    updates = 0
+    started = time.monotonic()
+    for i in range(1, 11):
+        s.acked("counter", {"increment": {}}, "other", i, f"the other window's increment {i}")
+        w.send(send_msg("counter", {"increment": {}}, "own", i))
+        ack, before = w.answer("own", i)
+        check(ack.get("type") == "ack", f"expected an ack, got {short(ack)}")
+        ups = [m for m in before if m.get("type") == "update"]
+        updates += len(ups)
+        check(ups and ups[-1].get("seq") >= ack.get("seq"),
+              f"the ack of seq {ack.get('seq')} came without the update of its commit first: {short(before)}")
+        check(w.states.get("counter") == 2 * i, f"at its ack {i} the window holds {w.states.get('counter')}, not {2 * i}")
+    elapsed = time.monotonic() - started
+    check(updates <= 10 + elapsed + 1, f"{updates} updates for 10 own answers in {elapsed:.2f} s at one per second")
+
+
 # ---------------------------------------------------------------------------------------------
 
 def run_one(name, app, fn):

@@ -31,6 +31,7 @@ import Testing
     .hello(protocolVersion: WireProtocol.version, client: nil),
     .hello(protocolVersion: WireProtocol.version, client: "w-7f3a"),
     .hello(protocolVersion: WireProtocol.version, client: nil, presence: false),
+    .hello(protocolVersion: WireProtocol.version, client: nil, updateIntervalMilliseconds: 20),
     .attach(scope: "board", since: nil),
     .attach(scope: "card:42", since: LogPosition(logID: "9f2c00112233445566778899aabbccdd", seq: 17)),
     .detach(scope: "card:42"),

@@ -13,12 +13,13 @@ public func closedLoop(path: String, clients: Int, seconds: Double, warmup: Doub
 
 /// The closed loop over connections `connect` opens (through ssh, say), one per window;
 /// `measuring` is told when the measured interval starts (true) and ends (false), while every
-/// connection is still open (to read what other processes spent in it).
+/// connection is still open (to read what other processes spent in it); each window greets the
+/// daemon with `greeting`.
 public func closedLoop(
   clients: Int, seconds: Double, warmup: Double = 0.5, run: String, measuring: (Bool) -> Void = { _ in },
-  connect: () throws -> LineSocket
+  greeting: String = LineSocket.hello, connect: () throws -> LineSocket
 ) throws -> LatencySample {
-  let sockets = try (0..<clients).map { _ in try LineSocket.window(connect(), scope: "counter") }
+  let sockets = try (0..<clients).map { _ in try LineSocket.window(connect(), scope: "counter", greeting: greeting) }
   let names = (0..<clients).map { "bench-\(run)-\($0)" }
   var cseq = [Int64](repeating: 0, count: clients)
   var sentAt = [UInt64](repeating: 0, count: clients)

@@ -29,6 +29,10 @@ extension ArraySlice<UInt8> {
 extension LineSocket {
   /// The greeting every connection starts with, in the protocol this build speaks.
   public static let hello = ClientMessage.hello(protocolVersion: WireProtocol.version, client: nil).line
+  /// The greeting of a window that asks for its updates at most once per `interval` ms.
+  public static func hello(updateIntervalMilliseconds interval: Int) -> String {
+    ClientMessage.hello(protocolVersion: WireProtocol.version, client: nil, updateIntervalMilliseconds: interval).line
+  }
   /// The answer to the daemon's `ping`: a window that stays quiet must give it to stay attached.
   public static let pong = ClientMessage.pong.line
 
@@ -37,9 +41,9 @@ extension LineSocket {
     try window(LineSocket(path: path), scope: scope)
   }
 
-  /// `socket`, greeted and attached to `scope`.
-  public static func window(_ socket: LineSocket, scope: String) throws -> LineSocket {
-    try socket.write(hello)
+  /// `socket`, greeted (with `greeting`) and attached to `scope`.
+  public static func window(_ socket: LineSocket, scope: String, greeting: String = hello) throws -> LineSocket {
+    try socket.write(greeting)
     let welcome = try socket.readLine()
     guard welcome.contains(#""type":"welcome""#) else { throw DriveError("expected welcome, got \(welcome)") }
     try socket.write(#"{"type":"attach","scope":"\#(scope)"}"# + "\n")
