@@ -83,7 +83,7 @@ struct JSONWindow {
   let session: WindowSession
 
   func run() throws {
-    var events = try session.tick()
+    var events = try session.tickWaitingForConnection()
     if !session.isConnected, let seen = session.confirmed {
       emit(["type": "snapshot", "scope": .string(seen.scope), "seq": .integer(seen.seq), "state": seen.state, "offline": true])
       emit(["type": "status", "connected": false, "waiting": .integer(Int64(session.waitingCount))])
@@ -102,7 +102,8 @@ struct JSONWindow {
         if case let .message(.error(.unknownScope, reason, nil)) = event { throw CommandFailure(message: reason) }
       }
       events = []
-      if inputClosed, !session.isConnected || (!session.hasUnanswered && attachAnswered) {
+      // A connection through ssh still being made may yet take what waits.
+      if inputClosed, !session.isConnecting, !session.isConnected || (!session.hasUnanswered && attachAnswered) {
         if !session.isConnected, session.waitingCount > 0 {
           if let divergence = session.divergence, case .rolledBack = divergence {
             throw CommandFailure(message: "\(divergence); \(session.waitingCount) action(s) wait in the outbox: \(divergence.decision)")

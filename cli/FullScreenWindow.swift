@@ -258,7 +258,7 @@ final class FullScreenWindow {
   /// Why the daemon will not show `session`'s scope, if it says so within a second of
   /// attaching; nil when it shows it, or is away (offline, any scope may be opened).
   private static func refusal(of session: WindowSession) throws -> String? {
-    var events = try session.tick()
+    var events = try session.tickWaitingForConnection()
     let deadline = Date().addingTimeInterval(1)
     while session.isConnected, session.confirmed == nil || session.seq == nil, Date() < deadline {
       if case let .error(text)? = events.first(where: { if case .error = $0 { true } else { false } }) { return text }
@@ -436,6 +436,7 @@ final class FullScreenWindow {
     // Kept in sight: nothing is sent until a person decides.
     if !session.isConnected, case .rolledBack? = session.divergence { connection += " (the daemon's log went back)" }
     if let note = connectionNote, !session.isConnected || !note.isError, !note.hasFaded { connection += " (\(note.text))" }
+    if session.isConnecting { connection += ", connecting" }
     if let next = session.reconnectsAt, next.timeIntervalSinceNow >= 1, next != .distantFuture {
       connection += ", retrying in \(Int(next.timeIntervalSinceNow.rounded()))s"
     }

@@ -21,7 +21,7 @@ struct LineWindow {
     var buffer = [UInt8](repeating: 0, count: 4_096)
     var unconfirmed: String?
     var toldRefused: Int64 = 0
-    var events = try session.tick()
+    var events = try session.tickWaitingForConnection()
     Terminal.write("\(session.scope) — type `help` for its words, `q` to leave\n")
     while true {
       for event in events {

@@ -39,7 +39,7 @@ public final class SSHTransport {
       throw .local("a socket pair for ssh could not be made: \(String(cString: strerror(errno)))")
     }
     let errors = runtimeDirectory().appending(path: "ssh-\(getpid())-\(UUID().uuidString.prefix(8)).err")
-    FileManager.default.createFile(atPath: errors.path, contents: nil, attributes: [.posixPermissions: 0o600])
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil, attributes: [.posixPermissions: 0o600])
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }

@@ -65,8 +65,12 @@ public final class WindowSession {
   private var backoff: Double = 0.25
   /// How the daemon's log last met did not carry on from what this home witnessed, if it did not.
   public private(set) var divergence: LogDivergence?
-  /// When the next try to reach the daemon is due, while it is away.
-  public var reconnectsAt: Date? { connection == nil ? nextAttempt : nil }
+  /// A connection through ssh being made, and what the outbox had witnessed before it began.
+  private var attempt: (connecting: ConnectionAttempt, witnessed: Outbox.WitnessSnapshot)?
+  /// When the next try to reach the daemon is due, while it is away and not trying.
+  public var reconnectsAt: Date? { connection == nil && attempt == nil ? nextAttempt : nil }
+  /// Whether a connection through ssh is being made right now (the window keeps working).
+  public var isConnecting: Bool { attempt != nil }
   /// Whether the state shown comes from the daemon right now.
   public var isConnected: Bool { connection != nil }
   public var fileDescriptor: Int32? { connection?.fileDescriptor }
@@ -139,16 +143,31 @@ public final class WindowSession {
 
   /// Connects when it is time to try again; call it about every 100 ms.
   ///
+  /// A daemon on this machine is connected to at once. One on another machine is connected to
+  /// on a thread of its own (``isConnecting``), since an ssh login can take seconds: a call
+  /// starts it, and a later call takes the connection once it is made.
+  ///
   /// Throws only when this client's own outbox cannot be used (another key, a corrupt row, a
   /// full disk): reconnecting would not mend that, so the window ends with the reason.
   public func tick() throws(ClientError) -> [Event] {
     let now = Date()
     if seenUnsaved, now.timeIntervalSince(seenSavedAt) >= 1 { try saveSeen(at: now) }
-    guard connection == nil, now >= nextAttempt else { return [] }
+    guard connection == nil, attempt != nil || now >= nextAttempt else { return [] }
     do {
-      // Before the welcome: another window of the home may witness a newer entry meanwhile.
-      let witnessed = try outbox.witnessSnapshot()
-      let connection = try ClientConnection(address: address, presence: true)
+      let witnessed: Outbox.WitnessSnapshot
+      let connection: ClientConnection
+      if let (connecting, before) = attempt {
+        guard let outcome = connecting.take() else { return [] }
+        attempt = nil
+        (witnessed, connection) = (before, try outcome.get())
+      } else if case .ssh = address {
+        // Before the welcome: another window of the home may witness a newer entry meanwhile.
+        attempt = (ConnectionAttempt(address: address, presence: true), try outbox.witnessSnapshot())
+        return []
+      } else {
+        witnessed = try outbox.witnessSnapshot()
+        connection = try ClientConnection(address: address, presence: true)
+      }
       self.connection = connection
       attached = []
       let (replayed, divergence) = try replay(witnessedBefore: witnessed)
@@ -170,6 +189,17 @@ public final class WindowSession {
     } catch {
       return try lose(error)
     }
+  }
+
+  /// ``tick()``, waiting for a connection through ssh to be made or to fail: how a window starts,
+  /// so that it opens on the daemon's state when the daemon can be reached.
+  public func tickWaitingForConnection() throws(ClientError) -> [Event] {
+    var events = try tick()
+    while isConnecting {
+      usleep(20_000)
+      events += try tick()
+    }
+    return events
   }
 
   /// Sends an action (through the outbox): applied optimistically at once, answered later
@@ -292,6 +322,8 @@ public final class WindowSession {
     try? saveSeen()
     connection?.close()
     connection = nil
+    // A connection still being made closes itself when its thread lets go of it.
+    attempt = nil
     nextAttempt = .distantFuture
   }
 
