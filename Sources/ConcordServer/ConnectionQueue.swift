@@ -58,6 +58,10 @@ final class ConnectionQueue: Sendable {
     /// not say what the window has.
     let attach: Int
 
+    /// Monotonic nanoseconds before which the window's pace holds this scope's next update
+    /// (unless an answer follows it).
+    var heldUntil: UInt64 = 0
+
     /// Whether the scope changed since the window was last written it (and it has the scope).
     var hasChange: Bool { marked && delivered != nil }
   }
@@ -87,10 +91,10 @@ final class ConnectionQueue: Sendable {
     /// The least time between two updates, in nanoseconds; 0 when every change is written as it
     /// comes.
     var pace: UInt64 = 0
-    /// Monotonic nanoseconds before which no update is written unless an answer follows it.
-    var heldUntil: UInt64 = 0
     /// Whether a held change waits for ``release``, which is already scheduled.
     var releaseScheduled = false
+    /// The delay of a release to schedule, asked for under the lock and scheduled after it.
+    var releaseDue: UInt64?
     /// Asks the connection to call ``ConnectionQueue/releaseHeldUpdates()`` after the given
     /// nanoseconds.
     var release: (@Sendable (UInt64) -> Void)?
@@ -117,43 +121,87 @@ final class ConnectionQueue: Sendable {
 
     func index(of scope: String) -> Int? { scopes.firstIndex { $0.name == scope } }
 
-    /// The update of a scope that changed since the window was last written its state, made now
+    /// The update of the scope at `index` if it changed since the window was last written its state, made now
     /// from what the window has; nil when nothing changed after all, or when the scope's first
     /// line is not written yet — then its mark is kept for the change mark queued after that line.
     /// The mark is spent wherever it stands in the queue: a later item for it finds none.
-    mutating func update(of scope: String) -> QueuedLine? {
-      guard let index = index(of: scope) else { return nil }
-      return update(at: index)
-    }
-
-    private mutating func update(at index: Int) -> QueuedLine? {
+    mutating func update(at index: Int) -> QueuedLine? {
       guard scopes[index].marked, let delivered = scopes[index].delivered else { return nil }
       let latest = scopes[index].latest
       scopes[index].marked = false
       scopes[index].delivered = (latest.seq, latest.state)
-      if pace != 0 { heldUntil = Connection.now + pace }
+      if pace != 0 { scopes[index].heldUntil = Connection.now + pace }
       return latest.updateLine(fromSeq: delivered.seq, state: delivered.state)
     }
 
-    /// Whether an update may be written now, unprompted by an answer: always, unless the window
-    /// asked for a pace and its last update is more recent than that. Then the release is
-    /// scheduled for when one may.
-    mutating func mayUpdate() -> Bool {
+    /// Whether the scope at `index` may be written its update now, unprompted by an answer:
+    /// always, unless the window asked for a pace and the scope's last update is more recent
+    /// than that. Then a release is asked for (``takeRelease()``) for when it may.
+    mutating func mayUpdate(_ index: Int) -> Bool {
       guard pace != 0 else { return true }
       let now = Connection.now
-      guard now < heldUntil else { return true }
-      if !releaseScheduled, let release {
+      guard now < scopes[index].heldUntil else { return true }
+      if !releaseScheduled {
         releaseScheduled = true
-        release(heldUntil - now)
+        releaseDue = scopes[index].heldUntil - now
       }
       return false
     }
 
+    /// The next line to write: ``ConnectionQueue/nextQueuedLine()``.
+    mutating func nextLine() -> QueuedLine? {
+      if !pushes.isEmpty { return .own(pushes.removeFirst().line) }
+      while let item = first {
+        switch item {
+        case let .answer(place):
+          // Updates of scopes the window has go before an answer, and while one is awaited (as
+          // often as the window's pace allows).
+          if let update = pendingUpdate(dueOnly: answers[place] == nil) { return update }
+          if let answer = answers.removeValue(forKey: place) {
+            _ = popFirst()
+            unanswered -= 1
+            return .own(answer.line)
+          }
+          // Waits for its answer, unless the window is being let go: then it will get none.
+          guard finished else { return nil }
+          _ = popFirst()
+          unanswered -= 1
+        case let .message(message):
+          _ = popFirst()
+          return .own(message.line)
+        case let .attached(scope, line, state, attach):
+          _ = popFirst()
+          // Only the newest attach's line says what the window has; a detached scope has nothing.
+          if let index = index(of: scope), scopes[index].attach == attach {
+            scopes[index].delivered = (state.seq, state.state)
+          }
+          return .own(line)
+        case let .scopeChanged(scope):
+          _ = popFirst()
+          // A mark already spent (by an update written before an answer) is passed over; one
+          // held for the window's pace keeps its mark, and is queued again on release.
+          if let index = index(of: scope), scopes[index].hasChange, mayUpdate(index), let line = update(at: index) {
+            return line
+          }
+        }
+      }
+      return nil
+    }
+
+    /// The release asked for under the lock, to be scheduled once it is let go.
+    mutating func takeRelease() -> (@Sendable () -> Void)? {
+      guard let delay = releaseDue, let release else { return nil }
+      releaseDue = nil
+      return { release(delay) }
+    }
+
     /// An update of any scope the window already has that changed: written before an answer,
-    /// and while one is awaited.
-    mutating func pendingUpdate() -> QueuedLine? {
-      while let index = scopes.firstIndex(where: \.hasChange) {
-        if let line = update(at: index) { return line }
+    /// and, as far as the window's pace allows (`dueOnly`), while one is awaited.
+    mutating func pendingUpdate(dueOnly: Bool = false) -> QueuedLine? {
+      var index = 0
+      while index < scopes.count {
+        if scopes[index].hasChange, !dueOnly || mayUpdate(index), let line = update(at: index) { return line }
+        index += 1
       }
       return nil
     }
@@ -168,12 +216,12 @@ final class ConnectionQueue: Sendable {
     contents.withLock { $0.onReady = ready }
   }
 
-  /// Holds the scopes' changes to one update per `interval`, except before an answer; `release`
+  /// Holds each scope's changes to one update per `interval`, except before an answer; `release`
   /// is asked to call ``releaseHeldUpdates()`` after the nanoseconds it is given.
   ///
   /// ```swift
-  /// queue.paceUpdates(every: .milliseconds(20)) { nanoseconds in
-  ///   loop.scheduleTask(in: .nanoseconds(Int64(nanoseconds))) { [weak queue] in queue?.releaseHeldUpdates() }
+  /// queue.paceUpdates(every: .milliseconds(20)) { [weak queue] nanoseconds in
+  ///   loop.scheduleTask(in: .nanoseconds(Int64(nanoseconds))) { queue?.releaseHeldUpdates() }
   /// }
   /// ```
   func paceUpdates(every interval: Duration, release: @escaping @Sendable (UInt64) -> Void) {
@@ -279,50 +327,10 @@ final class ConnectionQueue: Sendable {
   /// The next line to write, with a scope's change made now from what the window has; nil when
   /// nothing can be written yet (the queue is empty, or waits for an answer).
   func nextQueuedLine() -> QueuedLine? {
-    contents.withLock { contents in
-      if !contents.pushes.isEmpty { return .own(contents.pushes.removeFirst().line) }
-      while let item = contents.first {
-        switch item {
-        case let .answer(place):
-          // Updates of scopes the window has go before an answer, and while one is awaited (as
-          // often as the window's pace allows).
-          if contents.answers[place] != nil || contents.scopes.contains(where: \.hasChange) && contents.mayUpdate(),
-            let update = contents.pendingUpdate()
-          {
-            return update
-          }
-          if let answer = contents.answers.removeValue(forKey: place) {
-            _ = contents.popFirst()
-            contents.unanswered -= 1
-            return .own(answer.line)
-          }
-          // Waits for its answer, unless the window is being let go: then it will get none.
-          guard contents.finished else { return nil }
-          _ = contents.popFirst()
-          contents.unanswered -= 1
-        case let .message(message):
-          _ = contents.popFirst()
-          return .own(message.line)
-        case let .attached(scope, line, state, attach):
-          _ = contents.popFirst()
-          // Only the newest attach's line says what the window has; a detached scope has nothing.
-          if let index = contents.index(of: scope), contents.scopes[index].attach == attach {
-            contents.scopes[index].delivered = (state.seq, state.state)
-          }
-          return .own(line)
-        case let .scopeChanged(scope):
-          _ = contents.popFirst()
-          // A mark already spent (by an update written before an answer) is passed over; one
-          // held for the window's pace keeps its mark, and is queued again on release.
-          if let index = contents.index(of: scope), contents.scopes[index].hasChange, contents.mayUpdate(),
-            let line = contents.update(of: scope)
-          {
-            return line
-          }
-        }
-      }
-      return nil
-    }
+    let (line, release) = contents.withLock { contents in (contents.nextLine(), contents.takeRelease()) }
+    // Scheduled outside the lock, as `onReady` is called: a release may come back to the queue.
+    release?()
+    return line
   }
 
   /// No more messages will be taken: the connection closes once what is queued is written.
@@ -335,7 +343,9 @@ final class ConnectionQueue: Sendable {
     }
   }
 
-  var isEmpty: Bool { contents.withLock { $0.count == 0 } }
+  /// Whether nothing waits to be written: no message, and no change held for the window's pace
+  /// (a window that shut its write side is closed only once it has it).
+  var isEmpty: Bool { contents.withLock { $0.count == 0 && ($0.pace == 0 || !$0.scopes.contains(where: \.hasChange)) } }
 
   /// How many actions the window sent whose answers are not written yet (``WriterShare`` says
   /// how many it may have before it is read no further).

@@ -1365,7 +1365,7 @@ class Watcher:
             if msg is None:
                 return
             if msg.get("type") == "update":
-                self.updates.append((time.monotonic(), msg.get("seq")))
+                self.updates.append((time.monotonic(), msg.get("seq"), msg.get("scope")))
 
     def stop(self):
         self.stopping = True
@@ -1406,6 +1406,44 @@ def _pace_merges(ctx):
           f"({len(updates)} updates in {finished - started:.2f} s)")
     check(len(updates) <= (finished - started) / interval + 3,
           f"{len(updates)} updates in {finished - started:.2f} s at one per {interval * 1000:.0f} ms")
+
+
+@scenario("pace-holds-each-scope-on-its-own")
+def _pace_each_scope(ctx):
+    """The pace is per scope: a window paced at 250 ms that watches the counter and the notes
+    gets a note added once within two intervals, while the counter changes every 30 ms."""
+    interval = 0.25
+    ctx.start()
+    w = ctx.peer("paced", hello=False)
+    w.send({"type": "hello", "protocol": 1, "update_interval_ms": int(interval * 1000)})
+    w.expect("welcome")
+    w.attach("counter")
+    w.attach("notes")
+    s = ctx.peer("sender")
+    s.attach("counter")
+    s.attach("notes")
+    watcher = Watcher(w)
+    noted = None
+    started = time.monotonic()
+    cseq = 0
+    while time.monotonic() - started < 2.0:
+        cseq += 1
+        s.acked("counter", {"increment": {}}, "busy", cseq, f"increment {cseq}")
+        if noted is None and time.monotonic() - started > 0.4:
+            s.send(send_msg("notes", {"add": {"text": "milk"}}, "noter", 1))
+            ack, _ = s.answer("noter", 1)
+            check(ack.get("type") == "ack", f"the note: expected an ack, got {short(ack)}")
+            noted = (time.monotonic(), ack.get("seq"))
+        time.sleep(0.03)
+    time.sleep(2 * interval + 0.3)
+    watcher.stop()
+    notes = [u for u in watcher.updates if u[2] == "notes" and u[1] >= noted[1]]
+    check(notes, f"the notes' update never came while the counter kept changing "
+          f"({len(watcher.updates)} updates, all of {short(sorted({u[2] for u in watcher.updates}))})")
+    late = notes[0][0] - noted[0]
+    check(late <= 2 * interval + 0.3, f"the notes' update came {late * 1000:.0f} ms after the note, "
+          f"more than two intervals of {interval * 1000:.0f} ms")
+    check(note_texts(w.states.get("notes")) == ["milk"], f"the window's notes: {short(w.states.get('notes'))}")
 
 
 @scenario("pace-never-holds-a-windows-own-answer")
