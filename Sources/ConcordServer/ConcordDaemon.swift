@@ -117,7 +117,14 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
     let path = configuration.socketPath
     // The socket is born 0600 (no moment where others could connect) under a staging name, given
     // to the group there, and only then renamed onto its path: whoever finds the path can use it.
-    let staging = URL(filePath: path).deletingLastPathComponent().appending(path: ".bind-\(getpid())").path
+    // One name, no longer than the socket's own: the home's lock makes it this daemon's alone,
+    // and a start after a crash between the bind and the rename replaces what was left.
+    let staging = URL(filePath: path).deletingLastPathComponent().appending(path: ".bind.sock").path
+    // The rename replaces what is at the path: only a socket (a crashed daemon's) may be.
+    var existing = stat()
+    if lstat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFSOCK {
+      throw DaemonError("\(path) exists and is not a socket; refusing to replace it")
+    }
     let previous = umask(HomeAccess.socketUmask)
     defer { umask(previous) }
     let bound = try await ServerBootstrap(group: group)

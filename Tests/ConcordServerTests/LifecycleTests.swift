@@ -21,6 +21,20 @@ import Glibc
     try window.hello()
   }
 
+  /// Only a socket is replaced: a file of the person's own at the socket's path is left alone,
+  /// and the daemon says why it does not start.
+  @Test func aFileThatIsNotASocketAtTheSocketsPathIsLeftAlone() throws {
+    let home = DaemonProcess.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    let daemon = DaemonProcess(home: home)
+    try Data("notes".utf8).write(to: URL(filePath: daemon.socketPath))
+    try daemon.process.run()
+    daemon.process.waitUntilExit()
+    #expect(daemon.process.terminationStatus == 1)
+    #expect(daemon.errorOutput().contains("\(daemon.socketPath) exists and is not a socket"), "\(daemon.errorOutput())")
+    #expect(try String(contentsOfFile: daemon.socketPath, encoding: .utf8) == "notes")
+  }
+
   @Test func aStaleSocketFromACrashIsReplaced() throws {
     let daemon = try DaemonProcess().start()
     defer { daemon.removeHome() }
