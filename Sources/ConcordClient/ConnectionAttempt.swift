@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// let attempt = ConnectionAttempt(address: .ssh(target), presence: true)
 /// // … later, every turn of the window's loop:
-/// if let outcome = attempt.outcome { let connection = try outcome.get() }
+/// if let outcome = attempt.take() { let connection = try outcome.get() }
 /// ```
 final class ConnectionAttempt: @unchecked Sendable {
   private let lock = NSLock()

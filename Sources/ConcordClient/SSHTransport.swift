@@ -20,10 +20,12 @@ import Glibc
 public final class SSHTransport {
   public let fileDescriptor: Int32
   private let process: pid_t
-  private let errors: URL
+  /// What ssh writes on standard error: a file with no name (unlinked once open), so nothing is
+  /// left behind however this process ends.
+  private let errors: Int32
   private var status: Int32?
 
-  private init(fileDescriptor: Int32, process: pid_t, errors: URL) {
+  private init(fileDescriptor: Int32, process: pid_t, errors: Int32) {
     self.fileDescriptor = fileDescriptor
     self.process = process
     self.errors = errors
@@ -38,14 +40,21 @@ public final class SSHTransport {
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
       throw .local("a socket pair for ssh could not be made: \(String(cString: strerror(errno)))")
     }
-    let errors = runtimeDirectory().appending(path: "ssh-\(getpid())-\(UUID().uuidString.prefix(8)).err")
-    _ = FileManager.default.createFile(atPath: errors.path, contents: nil, attributes: [.posixPermissions: 0o600])
+    let errorsPath = runtimeDirectory().appending(path: "ssh-\(getpid())-\(UUID().uuidString.prefix(8)).err").path
+    let errors = Glibc.open(errorsPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard errors >= 0 else {
+      let reason = String(cString: strerror(errno))
+      Glibc.close(pair[0])
+      Glibc.close(pair[1])
+      throw .local("a file for ssh's errors could not be made in \(runtimeDirectory().path): \(reason)")
+    }
+    unlink(errorsPath)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
     posix_spawn_file_actions_adddup2(&actions, pair[1], 1)
-    posix_spawn_file_actions_addopen(&actions, 2, errors.path, O_WRONLY | O_APPEND, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, errors, 2)
     var pid: pid_t = 0
     let argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
@@ -53,7 +62,7 @@ public final class SSHTransport {
     Glibc.close(pair[1])
     guard spawned == 0 else {
       Glibc.close(pair[0])
-      try? FileManager.default.removeItem(at: errors)
+      Glibc.close(errors)
       throw .local("`\(arguments[0])` could not be started: \(String(cString: strerror(spawned))); install OpenSSH's client")
     }
     return SSHTransport(fileDescriptor: pair[0], process: pid, errors: errors)
@@ -101,7 +110,7 @@ public final class SSHTransport {
   /// and what it wrote on standard error.
   public func failure(for target: SSHTarget) -> ClientError {
     let status = waitForExit(seconds: 5)
-    let said = ((try? String(contentsOf: errors, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    let said = String(decoding: readErrors(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     return Self.failure(status: status, said: said, target: target)
   }
 
@@ -145,6 +154,15 @@ public final class SSHTransport {
     return nil
   }
 
+  /// What ssh wrote on standard error so far (its last 64 KiB at most).
+  private func readErrors() -> [UInt8] {
+    let size = Int(lseek(errors, 0, SEEK_END))
+    let start = max(0, size - 65_536)
+    var bytes = [UInt8](repeating: 0, count: size - start)
+    let count = bytes.withUnsafeMutableBytes { pread(errors, $0.baseAddress, $0.count, off_t(start)) }
+    return Array(bytes.prefix(max(0, count)))
+  }
+
   /// Ends the connection: ssh sees its input end and exits; it is reaped.
   public func close() {
     Glibc.close(fileDescriptor)
@@ -152,6 +170,6 @@ public final class SSHTransport {
       kill(process, SIGTERM)
       _ = waitForExit(seconds: 2)
     }
-    try? FileManager.default.removeItem(at: errors)
+    Glibc.close(errors)
   }
 }

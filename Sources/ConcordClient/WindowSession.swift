@@ -161,8 +161,9 @@ public final class WindowSession {
         attempt = nil
         (witnessed, connection) = (before, try outcome.get())
       } else if case .ssh = address {
-        // Before the welcome: another window of the home may witness a newer entry meanwhile.
-        attempt = (ConnectionAttempt(address: address, presence: true), try outbox.witnessSnapshot())
+        // Before the login: another window of the home may witness a newer entry meanwhile.
+        let before = try outbox.witnessSnapshot()
+        attempt = (ConnectionAttempt(address: address, presence: true), before)
         return []
       } else {
         witnessed = try outbox.witnessSnapshot()
