@@ -1372,16 +1372,23 @@ class Watcher:
         self.thread.join(5)
 
 
+def paced_peer(ctx, interval, *scopes):
+    """A window that asks for an update at most every `interval` seconds, attached to `scopes`."""
+    w = ctx.peer("paced", hello=False)
+    w.send({"type": "hello", "protocol": 1, "update_interval_ms": int(interval * 1000)})
+    w.expect("welcome")
+    for scope in scopes:
+        w.attach(scope)
+    return w
+
+
 @scenario("pace-merges-others-changes")
 def _pace_merges(ctx):
     """A window that asks for updates every 250 ms gets no two closer than that while another
     window's 60 actions commit over 2 s, and then holds the final state with the last seq."""
     interval = 0.25
     ctx.start()
-    w = ctx.peer("paced", hello=False)
-    w.send({"type": "hello", "protocol": 1, "update_interval_ms": int(interval * 1000)})
-    w.expect("welcome")
-    w.attach("counter")
+    w = paced_peer(ctx, interval, "counter")
     s = ctx.peer("sender")
     s.attach("counter")
     watcher = Watcher(w)
@@ -1414,11 +1421,7 @@ def _pace_each_scope(ctx):
     gets a note added once within two intervals, while the counter changes every 30 ms."""
     interval = 0.25
     ctx.start()
-    w = ctx.peer("paced", hello=False)
-    w.send({"type": "hello", "protocol": 1, "update_interval_ms": int(interval * 1000)})
-    w.expect("welcome")
-    w.attach("counter")
-    w.attach("notes")
+    w = paced_peer(ctx, interval, "counter", "notes")
     s = ctx.peer("sender")
     s.attach("counter")
     s.attach("notes")
@@ -1451,10 +1454,7 @@ def _pace_own(ctx):
     """A window paced at 1 s still gets, before each ack of its own, the update that has its
     action: the schema's order holds. Other windows' changes merge into those."""
     ctx.start()
-    w = ctx.peer("paced", hello=False)
-    w.send({"type": "hello", "protocol": 1, "update_interval_ms": 1000})
-    w.expect("welcome")
-    w.attach("counter")
+    w = paced_peer(ctx, 1.0, "counter")
     s = ctx.peer("sender")
     s.attach("counter")
     updates = 0
