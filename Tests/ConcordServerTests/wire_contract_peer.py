@@ -1449,6 +1449,23 @@ def _pace_each_scope(ctx):
     check(note_texts(w.states.get("notes")) == ["milk"], f"the window's notes: {short(w.states.get('notes'))}")
 
 
+@scenario("pace-half-close-still-gets-held-changes")
+def _pace_half_close(ctx):
+    """A paced window that shuts its write side while a change is held is sent that change
+    before the daemon closes: the schema's half-close answers everything, and the state too."""
+    ctx.start()
+    w = paced_peer(ctx, 1.0, "counter")
+    s = ctx.peer("sender")
+    s.attach("counter")
+    s.acked("counter", {"increment": {}}, "half", 1, "the first increment")
+    w.until(lambda m: m.get("type") == "update", "the first update")
+    last = s.acked("counter", {"increment": {}}, "half", 2, "the second increment")
+    w.sock.shutdown(socket.SHUT_WR)
+    rest = w.read_to_eof()
+    check(w.states.get("counter") == 2, f"after the half-close the window holds {w.states.get('counter')}, not 2; "
+          f"it read {short(rest)} before the close (the held change was seq {last.get('seq')})")
+
+
 @scenario("pace-never-holds-a-windows-own-answer")
 def _pace_own(ctx):
     """A window paced at 1 s still gets, before each ack of its own, the update that has its
