@@ -256,14 +256,15 @@ final class FullScreenWindow {
   }
 
   /// Why the daemon will not show `session`'s scope, if it says so within a second of
-  /// attaching; nil when it shows it, or is away (offline, any scope may be opened).
+  /// attaching; nil when it shows it, or is away (offline, any scope may be opened). A login
+  /// through ssh that takes longer goes on beside the window: the scope is opened meanwhile.
   private static func refusal(of session: WindowSession) throws -> String? {
-    var events = try session.tickWaitingForConnection()
+    var events = try session.tick()
     let deadline = Date().addingTimeInterval(1)
-    while session.isConnected, session.confirmed == nil || session.seq == nil, Date() < deadline {
+    while session.isConnecting || session.isConnected && (session.confirmed == nil || session.seq == nil), Date() < deadline {
       if case let .error(text)? = events.first(where: { if case .error = $0 { true } else { false } }) { return text }
       _ = waitForInput(socket: session.fileDescriptor, milliseconds: 50, watchingInput: false)
-      events += try session.socketReadable()
+      events += try session.tick() + session.socketReadable()
     }
     if case let .error(text)? = events.first(where: { if case .error = $0 { true } else { false } }) { return text }
     return nil

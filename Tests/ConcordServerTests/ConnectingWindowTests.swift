@@ -39,5 +39,10 @@ import Testing
     try window.waitForScreen(containing: "1 waiting", timeout: 2)
     // And the status line says what is going on.
     try window.waitForScreen(containing: "OFFLINE, connecting")
+
+    // Another scope opens while its login hangs too: the window waits a second for the daemon
+    // to say whether it has the scope, not for the login.
+    try window.type("/open notes")
+    try window.waitForScreen(containing: "opened notes", timeout: 3)
   }
 }
