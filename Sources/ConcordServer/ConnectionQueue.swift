@@ -121,10 +121,11 @@ final class ConnectionQueue: Sendable {
 
     func index(of scope: String) -> Int? { scopes.firstIndex { $0.name == scope } }
 
-    /// The update of the scope at `index` if it changed since the window was last written its state, made now
-    /// from what the window has; nil when nothing changed after all, or when the scope's first
-    /// line is not written yet — then its mark is kept for the change mark queued after that line.
-    /// The mark is spent wherever it stands in the queue: a later item for it finds none.
+    /// The update of the scope at `index` if it changed since the window was last written its
+    /// state, made now from what the window has; nil when nothing changed after all, or when the
+    /// scope's first line is not written yet — then its mark is kept for the change mark queued
+    /// after that line. The mark is spent wherever it stands in the queue: a later item for it
+    /// finds none.
     mutating func update(at index: Int) -> QueuedLine? {
       guard scopes[index].marked, let delivered = scopes[index].delivered else { return nil }
       let latest = scopes[index].latest
@@ -155,8 +156,8 @@ final class ConnectionQueue: Sendable {
         switch item {
         case let .answer(place):
           // Updates of scopes the window has go before an answer, and while one is awaited (as
-          // often as the window's pace allows).
-          if let update = pendingUpdate(dueOnly: answers[place] == nil) { return update }
+          // often as the window's pace allows: only a paced window looks the answer up here).
+          if let update = pendingUpdate(dueOnly: pace != 0 && answers[place] == nil) { return update }
           if let answer = answers.removeValue(forKey: place) {
             _ = popFirst()
             unanswered -= 1
