@@ -31,7 +31,8 @@ extension ClientMessage {
       self = .hello(
         protocolVersion: Int(clamping: try message.integer("protocol")), client: try message.optionalString("client"),
         presence: try message.optionalBool("presence") ?? true,
-        updateIntervalMilliseconds: try message.updateInterval())
+        updateIntervalMilliseconds: Int(
+          try message.optionalInteger("update_interval_ms", in: 0...Int64(WireLimits.maximumUpdateIntervalMilliseconds)) ?? 0))
     case "attach":
       var since: LogPosition?
       if let position = fields["since"], position != .null {
@@ -83,16 +84,6 @@ struct Fields {
     return bool
   }
 
-  /// The `update_interval_ms` member of a `hello`: 0 when absent.
-  func updateInterval() throws(WireError) -> Int {
-    guard let value = fields["update_interval_ms"], value != .null else { return 0 }
-    let limit = WireLimits.maximumUpdateIntervalMilliseconds
-    guard let interval = value.int64, (0...Int64(limit)).contains(interval) else {
-      throw .badMessage("update_interval_ms is a whole number of milliseconds from 0 to \(limit)")
-    }
-    return Int(interval)
-  }
-
   /// The `scope` member, in NFC, at most ``WireLimits/maximumScopeBytes`` long.
   func scope() throws(WireError) -> String {
     let scope = try string("scope").nfc
@@ -100,6 +91,16 @@ struct Fields {
       throw .badMessage("a scope name is at most \(WireLimits.maximumScopeBytes) bytes; this one is \(scope.utf8.count)")
     }
     return scope
+  }
+
+  /// An integer member that may be absent (nil), and must lie in `range` when it is there.
+  func optionalInteger(_ key: String, in range: ClosedRange<Int64>) throws(WireError) -> Int64? {
+    guard let value = fields[key], value != .null else { return nil }
+    let integer = try integer(key)
+    guard range.contains(integer) else {
+      throw .badMessage("expected an integer from \(range.lowerBound) to \(range.upperBound) (at \(prefix)\(key))")
+    }
+    return integer
   }
 
   func integer(_ key: String) throws(WireError) -> Int64 {
