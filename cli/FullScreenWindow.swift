@@ -260,14 +260,14 @@ final class FullScreenWindow {
   /// through ssh that takes longer goes on beside the window: the scope is opened meanwhile.
   private static func refusal(of session: WindowSession) throws -> String? {
     var events = try session.tick()
+    func said() -> String? { events.lazy.compactMap { if case let .error(text) = $0 { text } else { nil } }.first }
     let deadline = Date().addingTimeInterval(1)
     while session.isConnecting || session.isConnected && (session.confirmed == nil || session.seq == nil), Date() < deadline {
-      if case let .error(text)? = events.first(where: { if case .error = $0 { true } else { false } }) { return text }
+      if let text = said() { return text }
       _ = waitForInput(socket: session.fileDescriptor, milliseconds: 50, watchingInput: false)
       events += try session.tick() + session.socketReadable()
     }
-    if case let .error(text)? = events.first(where: { if case .error = $0 { true } else { false } }) { return text }
-    return nil
+    return said()
   }
 
   // MARK: - Events
