@@ -25,7 +25,7 @@ struct Concord: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       AttachCommand.self, SendCommand.self, WordsCommand.self, OutboxCommand.self, StateCommand.self, LogCommand.self,
-      DaemonCommand.self, DialStdioCommand.self,
+      DaemonCommand.self, DialStdioCommand.self, RelayCommand.self,
     ]
   )
 

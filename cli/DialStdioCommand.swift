@@ -21,6 +21,9 @@ struct DialStdioCommand: ParsableCommand {
       It ends when the daemon closes the connection; the end of its input is passed on as a \
       half-close. Exit code 3 when no daemon runs in the home.
 
+      With --mux it carries all the windows of one laptop (its `concord relay`) over one ssh \
+      channel, each with a connection to the daemon of its own, and ends with its input.
+
       Examples:
         concord dial-stdio
         concord dial-stdio --home /srv/concord
@@ -29,9 +32,20 @@ struct DialStdioCommand: ParsableCommand {
   @Option(name: .long, help: ArgumentHelp("The daemon's home on this machine (default: CONCORD_HOME, else $XDG_STATE_HOME/concord).", valueName: "DIR"))
   var home: String?
 
+  @Flag(name: .long, help: "Carry many connections, framed, for a laptop's relay.")
+  var mux = false
+
   func run() throws {
     // Always this machine's daemon: this runs where the daemon is.
     let layout = HomeOptions.layout(home: home)
+    if mux {
+      MuxServer.run(input: STDIN_FILENO, output: STDOUT_FILENO) {
+        try UnixSocket.connect(to: layout.socket.path)
+      } refusal: {
+        "concord: no daemon runs in \(layout.directory.path) on this machine; start it there with `concord daemon start`"
+      }
+      return
+    }
     let socket: Int32
     do {
       socket = try UnixSocket.connect(to: layout.socket.path)

@@ -38,16 +38,13 @@ public final class ClientConnection {
   }
 
   /// Connects to the daemon at `address` — its socket on this machine, or another machine's
-  /// through ssh (``SSHTransport``) — and says hello. An SSH connection that ends before the
-  /// daemon's welcome throws why, in words that say what to do.
+  /// through this laptop's relay to it (``RelayLink``: one ssh channel for every window) — and
+  /// says hello. A link through ssh that fails before the daemon's welcome throws why, in words
+  /// that say what to do.
   public init(address: DaemonAddress, timeout: Double = 5, presence: Bool) throws(ClientError) {
     switch address {
-    case let .socket(socket):
-      fileDescriptor = try UnixSocket.connect(to: socket.path)
-    case let .ssh(target):
-      let transport = try SSHTransport.open(target)
-      self.transport = transport
-      fileDescriptor = transport.fileDescriptor
+    case let .socket(socket): fileDescriptor = try UnixSocket.connect(to: socket.path)
+    case let .ssh(target): fileDescriptor = try RelayLink.connect(to: target)
     }
     do throws(ClientError) {
       try send(
@@ -55,7 +52,12 @@ public final class ClientConnection {
           protocolVersion: WireProtocol.version, client: nil, presence: presence,
           updateIntervalMilliseconds: address.updateIntervalMilliseconds))
       // Over ssh the first answer waits for the login too.
-      switch try receive(timeout: transport == nil ? timeout : max(timeout, 15)) {
+      var wait = timeout
+      if case let .ssh(target) = address {
+        wait = max(timeout, 15)
+        try RelayLink.awaitOpened(fileDescriptor, target: target, timeout: wait)
+      }
+      switch try receive(timeout: wait) {
       case let .welcome(welcome)?:
         self.welcome = welcome
         newestSeq = welcome.seq
@@ -64,18 +66,15 @@ public final class ClientConnection {
       case let other?: throw ClientError.protocolError("expected a welcome, got \(other.typeName)")
       }
     } catch {
-      if case let .ssh(target) = address, let transport, error == .closed {
-        let failure = transport.failure(for: target)
-        close()
-        throw failure
-      }
       close()
+      // Through ssh, a connection the daemon ends before its welcome (it is stopping) is a daemon
+      // out of reach: a `send` keeps its action queued.
+      if case let .ssh(target) = address, error == .closed {
+        throw .remoteUnreachable("\(target): the daemon closed the connection before it answered (is it stopping?)")
+      }
       throw error
     }
   }
-
-  /// The ssh that carries the connection, when it goes to another machine.
-  private var transport: SSHTransport?
 
   deinit { close() }
 
@@ -170,13 +169,7 @@ public final class ClientConnection {
   }
 
   public func close() {
-    if let transport {
-      // It closes the descriptor, and reaps ssh.
-      transport.close()
-      self.transport = nil
-    } else if fileDescriptor >= 0 {
-      Glibc.close(fileDescriptor)
-    }
+    if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
     fileDescriptor = -1
   }
 }

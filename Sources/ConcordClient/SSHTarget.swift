@@ -43,4 +43,15 @@ public struct SSHTarget: Sendable, Equatable, CustomStringConvertible {
   }
 
   public var description: String { "ssh://" + name }
+
+  /// The target as a URL that ``init(_:)`` reads back as the same target (its parts escaped).
+  public var url: String {
+    var components = URLComponents()
+    components.scheme = "ssh"
+    components.user = user
+    components.host = host
+    components.port = port
+    components.path = home ?? ""
+    return components.string ?? description
+  }
 }

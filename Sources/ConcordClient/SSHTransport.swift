@@ -31,22 +31,25 @@ public final class SSHTransport {
     self.errors = errors
   }
 
-  /// Starts ssh towards `target`; throws only when it cannot be started at all.
-  public static func open(_ target: SSHTarget, environment: [String: String] = ProcessInfo.processInfo.environment)
-    throws(ClientError) -> SSHTransport
-  {
-    let arguments = command(for: target, environment: environment)
+  /// Starts ssh towards `target`, running `concord ARGUMENTS` there (`dial-stdio`, a
+  /// connection of its own; `dial-stdio --mux`, the trunk of a ``RelayServer``); throws only when
+  /// ssh cannot be started at all.
+  public static func open(
+    _ target: SSHTarget, running remoteArguments: [String] = ["dial-stdio"],
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(ClientError) -> SSHTransport {
+    let arguments = command(for: target, running: remoteArguments, environment: environment)
     var pair: [Int32] = [-1, -1]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
       throw .local("a socket pair for ssh could not be made: \(String(cString: strerror(errno)))")
     }
-    let errorsPath = runtimeDirectory().appending(path: "ssh-\(getpid())-\(UUID().uuidString.prefix(8)).err").path
+    let errorsPath = runtimeDirectory(environment).appending(path: "ssh-\(getpid())-\(UUID().uuidString.prefix(8)).err").path
     let errors = Glibc.open(errorsPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard errors >= 0 else {
       let reason = String(cString: strerror(errno))
       Glibc.close(pair[0])
       Glibc.close(pair[1])
-      throw .local("a file for ssh's errors could not be made in \(runtimeDirectory().path): \(reason)")
+      throw .local("a file for ssh's errors could not be made in \(runtimeDirectory(environment).path): \(reason)")
     }
     unlink(errorsPath)
     var actions = posix_spawn_file_actions_t()
@@ -68,11 +71,6 @@ public final class SSHTransport {
     return SSHTransport(fileDescriptor: pair[0], process: pid, errors: errors)
   }
 
-  /// The ssh command line for `target`, running `concord dial-stdio` there.
-  static func command(for target: SSHTarget, environment: [String: String]) -> [String] {
-    command(for: target, running: ["dial-stdio"], environment: environment)
-  }
-
   /// The ssh command line that runs `concord ARGUMENTS` on `target`'s machine (each argument
   /// quoted for the server's shell), in the home the URL names.
   public static func command(for target: SSHTarget, running arguments: [String], environment: [String: String]) -> [String] {
@@ -83,7 +81,7 @@ public final class SSHTransport {
       // A link that is down is found out in seconds: a window waits for its connection.
       "-T", "-o", "BatchMode=yes", "-o", "ConnectTimeout=5", "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3",
       "-o", "ControlMaster=auto", "-o", "ControlPersist=60",
-      "-o", "ControlPath=\(runtimeDirectory().path)/cm-%C",
+      "-o", "ControlPath=\(runtimeDirectory(environment).path)/cm-%C",
     ]
     if let port = target.port { arguments += ["-p", String(port)] }
     if let user = target.user { arguments += ["-l", user] }
@@ -95,8 +93,8 @@ public final class SSHTransport {
 
   /// Where the shared SSH connections' sockets live: short (a socket path is at most 107
   /// bytes) and this account's alone.
-  static func runtimeDirectory() -> URL {
-    var base = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"].map { URL(filePath: $0) } ?? URL(filePath: "/tmp")
+  static func runtimeDirectory(_ environment: [String: String]) -> URL {
+    var base = environment["XDG_RUNTIME_DIR"].map { URL(filePath: $0) } ?? URL(filePath: "/tmp")
     // ssh adds `cm-` and a 40-digit hash, then a temporary 17-character suffix while it makes
     // the socket: some 62 bytes past the directory, of at most 107.
     if base.path.utf8.count > 107 - 62 - "/concord-\(getuid())".utf8.count { base = URL(filePath: "/tmp") }
@@ -109,9 +107,15 @@ public final class SSHTransport {
   /// read from ssh's exit status (255 is ssh's own failure; others are the remote command's)
   /// and what it wrote on standard error.
   public func failure(for target: SSHTarget) -> ClientError {
-    let status = waitForExit(seconds: 5)
-    let said = String(decoding: readErrors(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    let (status, said) = ending()
     return Self.failure(status: status, said: said, target: target)
+  }
+
+  /// ssh's exit status (waiting at most 5 s for it; nil if it has not exited) and what it wrote
+  /// on standard error.
+  public func ending() -> (status: Int32?, said: String) {
+    let status = waitForExit(seconds: 5)
+    return (status, String(decoding: readErrors(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
   /// Why an ssh to `target` that exited with `status`, having said `said` on standard error,

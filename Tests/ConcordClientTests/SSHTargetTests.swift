@@ -20,7 +20,7 @@ import Testing
       #expect(throws: ClientError.self, "\(bad)") { try SSHTarget(bad) }
     }
     // Whatever was named, ssh is told the host after `--`, so it can never read it as an option.
-    let command = SSHTransport.command(for: alias, environment: [:])
+    let command = SSHTransport.command(for: alias, running: ["dial-stdio", "--mux"], environment: [:])
     #expect(command.suffix(3).first == "--" && command.suffix(2).first == "teamserver")
   }
 

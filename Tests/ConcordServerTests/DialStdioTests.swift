@@ -43,3 +43,16 @@ import Testing
     #expect(none.error.contains("no daemon runs in"), "\(none.error)")
   }
 }
+
+/// `concord dial-stdio --mux`, the server's end of a laptop's relay, checked by
+/// `mux_peer.py`: a laptop end written from the frame format alone. Each channel is a connection
+/// of its own; a half-close is passed on; no daemon is a `close` with the reason; a pause holds up
+/// that channel alone; a line over the daemon's limit is refused on its channel only; a malformed
+/// frame ends the trunk.
+@Suite(.serialized) struct MuxTrunkTests {
+  @Test func anIndependentLaptopEndFindsEachChannelAConnectionOfItsOwn() throws {
+    let (status, text) = try PythonPeer.run("mux_peer.py")
+    #expect(status == 0, "\(text.suffix(3_000))")
+    #expect(text.contains(" passed, 0 failed"), "\(text.suffix(2_000))")
+  }
+}

@@ -24,10 +24,13 @@ struct SSHTests {
     let sent = try concord(["send", "board", #"add "Written on the laptop""#], environment)
     #expect(sent.status == 0, "\(sent.error)")
     #expect(sent.output.contains("applied as entry"))
-    // The commands share one SSH connection: one master stays (ControlPersist), none per command.
+    // The commands share the laptop's relay, and so one ssh channel: one relay stays (for a
+    // minute), and one `dial-stdio --mux` on the server; none per command.
     _ = try concord(["send", "board", #"add "A second one""#], environment)
-    let masters = try SSHLoopback.run("/usr/bin/pgrep", ["-f", server.runtimeRoot + "/"], allowFailure: true)
-    #expect(masters.output.split(separator: "\n").count == 1, "ssh processes left: \(masters.output)")
+    let relays = try SSHLoopback.run("/usr/bin/pgrep", ["-f", "relay --host ssh://\(server.account)@testbox"], allowFailure: true)
+    #expect(relays.output.split(separator: "\n").count == 1, "relays: \(relays.output)")
+    let trunks = try SSHLoopback.run("/usr/bin/pgrep", ["-u", server.account, "-f", "^\(ConcordCLI.binary.path) dial-stdio --mux"], allowFailure: true)
+    #expect(trunks.output.split(separator: "\n").count == 1, "trunks on the server: \(trunks.output)")
     let status = try concord(["daemon", "status"], environment)
     #expect(status.status == 0 && status.output.contains("log: on ssh://\(server.account)@testbox"), "\(status.output)\(status.error)")
 

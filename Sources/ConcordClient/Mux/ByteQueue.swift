@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Bytes waiting to be written to a descriptor that takes them only as fast as its reader does:
+/// appended at the back, written from the front without waiting.
+struct ByteQueue {
+  private var bytes: [UInt8] = []
+  private var start = 0
+
+  var count: Int { bytes.count - start }
+  var isEmpty: Bool { start == bytes.count }
+
+  mutating func append(_ more: some Collection<UInt8>) { bytes.append(contentsOf: more) }
+
+  /// Appends a frame's header and `payload` in place (the hot path: no frame value is made).
+  mutating func appendFrame(channel: UInt32, kind: MuxFrame.Kind, payload: UnsafeRawBufferPointer) {
+    MuxFrame.appendHeader(channel: channel, kind: kind, length: payload.count, to: &bytes)
+    bytes.append(contentsOf: payload)
+  }
+
+  mutating func appendFrame(_ frame: MuxFrame) { frame.append(to: &bytes) }
+
+  /// Writes as much as `fd` takes now. Returns false when the descriptor failed (its reader is
+  /// gone); a full descriptor is not a failure.
+  mutating func write(to fd: Int32) -> Bool {
+    while start < bytes.count {
+      let written = bytes[start...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+      if written < 0, errno == ENOTSOCK {
+        // A pipe (standard output under sshd) rather than a socket.
+        let plain = bytes[start...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        if plain < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
+        start += plain
+        continue
+      }
+      if written < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
+      start += written
+    }
+    bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
+    start = 0
+    return true
+  }
+}

@@ -1,0 +1,201 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Many connections carried over one trunk (one ssh channel), at either end of it: the laptop's
+/// relay (its windows' connections) and `concord dial-stdio --mux` on the server (a connection to
+/// the daemon for each). Each connection is a channel; the frames say what becomes of it
+/// (``MuxFrame``).
+///
+/// Nothing here waits on one descriptor while others have work: every descriptor is
+/// non-blocking, what cannot be written yet waits in a queue, and a channel whose queue grows
+/// past ``pauseBytes`` asks the other end to pause it, so one window that stops reading holds
+/// up no other. The end that owns the run loop (``MuxServer``, ``RelayServer``) says what an
+/// `open` and an `opened` mean.
+///
+/// Why one trunk: OpenSSH spends about 25 µs in each of `ssh` and `sshd` on every message it
+/// carries, whatever its size; the windows of one laptop, answered together by one group
+/// commit, cross it as one message instead of one each.
+final class Multiplexer {
+  /// A channel's bytes waiting for its descriptor, past which the other end is asked to pause.
+  static let pauseBytes = 256 * 1024
+  /// Past this a channel's other end has ignored a pause: the channel is closed.
+  static let dropBytes = 16 * 1024 * 1024
+  /// Frames waiting for the trunk, past which no channel is read until it drains.
+  static let trunkBytes = 1024 * 1024
+
+  struct Channel {
+    var fd: Int32
+    var pending = ByteQueue()
+    /// This end reached the descriptor's end (and said `end`).
+    var readEnded = false
+    /// The other end said `end`: the descriptor's write side is shut once `pending` drains.
+    var writeEnded = false
+    var shut = false
+    /// The other end asked for no more data until it says `resume`.
+    var pausedByPeer = false
+    var pausedPeer = false
+  }
+
+  let trunkInput: Int32
+  let trunkOutput: Int32
+  var channels: [UInt32: Channel] = [:]
+  var trunk = ByteQueue()
+  var reader = MuxFrameReader()
+  private var chunk = [UInt8](repeating: 0, count: MuxFrame.maximumPayload)
+  /// The trunk reached its end or failed: the run ends.
+  private(set) var trunkEnded = false
+
+  init(trunkInput: Int32, trunkOutput: Int32) {
+    self.trunkInput = trunkInput
+    self.trunkOutput = trunkOutput
+    Self.makeNonBlocking(trunkInput)
+    Self.makeNonBlocking(trunkOutput)
+  }
+
+  static func makeNonBlocking(_ fd: Int32) { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+
+  /// Starts carrying `fd` as `channel`.
+  func add(_ fd: Int32, as channel: UInt32) {
+    Self.makeNonBlocking(fd)
+    channels[channel] = Channel(fd: fd)
+  }
+
+  /// Sends `frame` to the other end.
+  func send(_ frame: MuxFrame) { trunk.appendFrame(frame) }
+
+  /// Ends `channel` here, telling the other end why unless it told us.
+  func close(_ channel: UInt32, saying reason: String? = nil) {
+    guard let removed = channels.removeValue(forKey: channel) else { return }
+    Glibc.close(removed.fd)
+    if let reason { send(MuxFrame(channel: channel, kind: .close, payload: Array(reason.utf8))) }
+  }
+
+  // MARK: The loop's two halves
+
+  /// What to wait for: the trunk, each channel, and `extra` (a listener); nil events are skipped.
+  func pollSet(extra: [pollfd] = []) -> [pollfd] {
+    var set = extra
+    let trunkBusy = trunk.count >= Self.trunkBytes
+    if trunkInput == trunkOutput {
+      set.append(pollfd(fd: trunkInput, events: Int16(POLLIN) | (trunk.isEmpty ? 0 : Int16(POLLOUT)), revents: 0))
+    } else {
+      set.append(pollfd(fd: trunkInput, events: Int16(POLLIN), revents: 0))
+      if !trunk.isEmpty { set.append(pollfd(fd: trunkOutput, events: Int16(POLLOUT), revents: 0)) }
+    }
+    for channel in channels.values {
+      var events: Int16 = 0
+      if !channel.readEnded, !channel.pausedByPeer, !trunkBusy { events |= Int16(POLLIN) }
+      if !channel.pending.isEmpty { events |= Int16(POLLOUT) }
+      if events != 0 { set.append(pollfd(fd: channel.fd, events: events, revents: 0)) }
+    }
+    return set
+  }
+
+  /// Does what `ready` (the poll set, after `poll`) says can be done. Every frame but `data` is
+  /// shown to `handle` first, the end's own say: true when it has dealt with the frame.
+  func serve(_ ready: [pollfd], handle: (MuxFrame) -> Bool) {
+    var byDescriptor: [Int32: UInt32] = [:]
+    for (number, channel) in channels { byDescriptor[channel.fd] = number }
+    for entry in ready where entry.revents != 0 {
+      if entry.fd == trunkInput || entry.fd == trunkOutput {
+        if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, entry.fd == trunkInput { readTrunk(handle: handle) }
+      } else if let number = byDescriptor[entry.fd] {
+        if entry.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0 { flush(number) }
+        if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readChannel(number) }
+      }
+    }
+    if !trunk.isEmpty, !trunk.write(to: trunkOutput) { trunkEnded = true }
+  }
+
+  private func readTrunk(handle: (MuxFrame) -> Bool) {
+    let count = chunk.withUnsafeMutableBytes { Glibc.read(trunkInput, $0.baseAddress, $0.count) }
+    if count < 0, errno == EAGAIN || errno == EINTR { return }
+    guard count > 0 else {
+      trunkEnded = true
+      return
+    }
+    reader.append(chunk[..<count])
+    do {
+      while let frame = try reader.next() { receive(frame, handle: handle) }
+    } catch {
+      trunkEnded = true
+    }
+  }
+
+  private func receive(_ frame: MuxFrame, handle: (MuxFrame) -> Bool) {
+    let number = frame.channel
+    if frame.kind != .data, handle(frame) { return }
+    switch frame.kind {
+    case .data:
+      guard channels[number] != nil else { return }  // closed here; the other end will hear
+      channels[number]!.pending.append(frame.payload)
+      flush(number)
+    case .end:
+      channels[number]?.writeEnded = true
+      flush(number)
+    case .close:
+      channels[number]?.readEnded = true
+      channels[number]?.writeEnded = true
+      if let channel = channels[number], channel.pending.isEmpty {
+        channels[number] = nil
+        Glibc.close(channel.fd)
+      }
+    case .pause: channels[number]?.pausedByPeer = true
+    case .resume: channels[number]?.pausedByPeer = false
+    case .open, .opened: break
+    }
+  }
+
+  /// Writes what waits for `number`'s descriptor; pauses or resumes the other end by how much
+  /// is left, and ends the channel once both ways are done.
+  func flush(_ number: UInt32) {
+    guard var channel = channels[number] else { return }
+    guard channel.pending.write(to: channel.fd) else {
+      close(number, saying: "")
+      return
+    }
+    let waiting = channel.pending.count
+    if waiting > Self.dropBytes {
+      channels[number] = channel
+      close(number, saying: "more than \(Self.dropBytes) bytes sent past a pause")
+      return
+    }
+    if waiting > Self.pauseBytes, !channel.pausedPeer {
+      channel.pausedPeer = true
+      send(MuxFrame(channel: number, kind: .pause))
+    } else if waiting == 0, channel.pausedPeer {
+      channel.pausedPeer = false
+      send(MuxFrame(channel: number, kind: .resume))
+    }
+    if waiting == 0, channel.writeEnded, !channel.shut {
+      channel.shut = true
+      shutdown(channel.fd, Int32(SHUT_WR))
+    }
+    channels[number] = channel
+    if waiting == 0, channel.writeEnded, channel.readEnded {
+      channels[number] = nil
+      Glibc.close(channel.fd)
+    }
+  }
+
+  private func readChannel(_ number: UInt32) {
+    guard let channel = channels[number], !channel.readEnded else { return }
+    let count = chunk.withUnsafeMutableBytes { Glibc.recv(channel.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+    if count < 0, errno == EAGAIN || errno == EINTR { return }
+    if count > 0 {
+      chunk.withUnsafeBytes { trunk.appendFrame(channel: number, kind: .data, payload: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+      return
+    }
+    if count < 0 {
+      close(number, saying: "")
+      return
+    }
+    channels[number]!.readEnded = true
+    send(MuxFrame(channel: number, kind: .end))
+    if channel.writeEnded, channel.pending.isEmpty {
+      channels[number] = nil
+      Glibc.close(channel.fd)
+    }
+  }
+}

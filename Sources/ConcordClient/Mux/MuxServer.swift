@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The server's end of a laptop's trunk: `concord dial-stdio --mux`, which ssh runs once for all
+/// the laptop's windows, opening a connection to the daemon for each. This process is every
+/// connection's peer, owned by the account that logged in, so the daemon knows who each window
+/// is by `SO_PEERCRED`, as with a connection of its own.
+///
+/// ```swift
+/// MuxServer.run(input: STDIN_FILENO, output: STDOUT_FILENO) {
+///   try UnixSocket.connect(to: home.socket.path)
+/// } refusal: { "no daemon runs in \(home.path)" }
+/// ```
+public enum MuxServer {
+  /// Serves the trunk on `input`/`output` until it ends.
+  ///
+  /// - Parameters:
+  ///   - connect: a new connection to the daemon, for each window that opens one.
+  ///   - refusal: why there is none, in words for the person at the window, when `connect` fails.
+  public static func run(input: Int32, output: Int32, connect: () throws -> Int32, refusal: () -> String) {
+    signal(SIGPIPE, SIG_IGN)
+    let mux = Multiplexer(trunkInput: input, trunkOutput: output)
+    while !mux.trunkEnded {
+      var set = mux.pollSet()
+      if poll(&set, nfds_t(set.count), -1) < 0, errno != EINTR { break }
+      mux.serve(set) { frame in
+        guard frame.kind == .open else { return false }
+        if let fd = try? connect() {
+          mux.add(fd, as: frame.channel)
+          mux.send(MuxFrame(channel: frame.channel, kind: .opened))
+        } else {
+          mux.send(MuxFrame(channel: frame.channel, kind: .close, payload: Array(refusal().utf8)))
+        }
+        return true
+      }
+    }
+    for number in Array(mux.channels.keys) { mux.close(number) }
+  }
+}

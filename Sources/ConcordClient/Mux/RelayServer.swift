@@ -1,0 +1,168 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The laptop's end of the trunk: `concord relay`, one process per server, which the first
+/// window to that server starts (``RelayLink``). It listens on a socket of this account's
+/// alone, runs one `ssh SERVER concord dial-stdio --mux`, and carries every window's connection
+/// over it as a channel. It ends with its ssh — every window then sees its connection end and
+/// reconnects, which starts a new relay — or a minute after its last window left.
+///
+/// Each window is first told how its channel opened, in one line (``RelayAnswer``), then speaks
+/// the protocol to the daemon as over a socket of its own.
+///
+/// ```swift
+/// try RelayServer(target: target, socketPath: RelayLink.socketPath(for: target)).run { print("ready") }
+/// ```
+public struct RelayServer {
+  public var target: SSHTarget
+  public var socketPath: String
+  public var environment = ProcessInfo.processInfo.environment
+  /// How long the relay outlives its last window (as OpenSSH's `ControlPersist`).
+  public var idleSeconds = 60.0
+
+  public init(target: SSHTarget, socketPath: String) {
+    self.target = target
+    self.socketPath = socketPath
+  }
+
+  /// Serves until ssh ends or the relay has been idle for ``idleSeconds``; returns at once when
+  /// another relay already serves the socket. `ready` is called once windows can connect.
+  public func run(ready: () -> Void) throws(ClientError) {
+    // One relay per socket: the lock is held for the relay's life.
+    let lock = open(socketPath + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard lock >= 0 else { throw .local("\(socketPath).lock: \(String(cString: strerror(errno)))") }
+    defer { Glibc.close(lock) }
+    guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return }
+    let listener = try listen()
+    defer { unlink(socketPath) }
+    ready()
+    let transport = try SSHTransport.open(target, running: ["dial-stdio", "--mux"], environment: environment)
+    defer { transport.close() }
+    signal(SIGPIPE, SIG_IGN)
+
+    let mux = Multiplexer(trunkInput: transport.fileDescriptor, trunkOutput: transport.fileDescriptor)
+    var unopened: Set<UInt32> = []
+    var next: UInt32 = 1
+    var idleSince: Date? = Date()
+    while !mux.trunkEnded {
+      var timeout: Int32 = -1
+      if mux.channels.isEmpty {
+        let since = idleSince ?? Date()
+        idleSince = since
+        let left = idleSeconds - Date().timeIntervalSince(since)
+        if left <= 0 { break }
+        timeout = Int32(left * 1000) + 1
+      } else {
+        idleSince = nil
+      }
+      var set = mux.pollSet(extra: [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)])
+      if poll(&set, nfds_t(set.count), timeout) < 0, errno != EINTR { break }
+      if set[0].revents & Int16(POLLIN) != 0, let window = accept(on: listener) {
+        mux.add(window, as: next)
+        mux.send(MuxFrame(channel: next, kind: .open))
+        unopened.insert(next)
+        next &+= 1
+      }
+      mux.serve(set) { frame in
+        guard unopened.contains(frame.channel) else { return false }
+        switch frame.kind {
+        case .opened:
+          unopened.remove(frame.channel)
+          mux.channels[frame.channel]?.pending.append(RelayAnswer.opened.line)
+          mux.flush(frame.channel)
+          return true
+        case .close:
+          // The server could not reach its daemon: the window is told why, then closed.
+          unopened.remove(frame.channel)
+          let said = String(decoding: frame.payload, as: UTF8.self)
+          mux.channels[frame.channel]?.pending.append(RelayAnswer.failed(status: 3, said: said).line)
+          return false
+        default: return false
+        }
+      }
+    }
+    // No window may connect to a relay that is going.
+    unlink(socketPath)
+    Glibc.close(listener)
+    let (status, said) = mux.trunkEnded ? transport.ending() : (nil, "")
+    for (number, channel) in mux.channels {
+      var pending = ByteQueue()
+      if unopened.contains(number) { pending.append(RelayAnswer.failed(status: status ?? 255, said: said).line) }
+      _ = pending.write(to: channel.fd)
+      Glibc.close(channel.fd)
+    }
+  }
+
+  /// The socket windows connect to, made this account's alone before anyone can connect.
+  private func listen() throws(ClientError) -> Int32 {
+    unlink(socketPath)
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(socketPath.utf8)
+    guard fd >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+      throw .local("the relay's socket cannot be made at \(socketPath)")
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+    let mask = umask(0o177)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    umask(mask)
+    guard bound == 0, Glibc.listen(fd, 64) == 0 else {
+      let reason = String(cString: strerror(errno))
+      Glibc.close(fd)
+      throw .local("the relay's socket cannot be made at \(socketPath): \(reason)")
+    }
+    return fd
+  }
+
+  /// A window that connected, if it is this account's (the socket's directory is too).
+  private func accept(on listener: Int32) -> Int32? {
+    let fd = Glibc.accept(listener, nil, nil)
+    guard fd >= 0 else { return nil }
+    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    // Linux's `struct ucred`, which Glibc's overlay exports only with _GNU_SOURCE.
+    var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+    var size = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+    guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0, credentials.uid == getuid() else {
+      Glibc.close(fd)
+      return nil
+    }
+    return fd
+  }
+}
+
+/// The relay's first line to a window: its channel to the daemon opened, or why not — ssh's exit
+/// status and what it said, which ``SSHTransport/failure(status:said:target:)`` puts in words.
+public enum RelayAnswer: Equatable, Sendable {
+  case opened
+  case failed(status: Int32, said: String)
+
+  /// The longest answer read: ssh's words are cut to fit.
+  static let maximumBytes = 8192
+
+  var line: [UInt8] {
+    let object: [String: Any] =
+      switch self {
+      case .opened: ["relay": "opened"]
+      case let .failed(status, said): ["relay": "failed", "status": Int(status), "said": String(said.suffix(4000))]
+      }
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    return Array(data) + [UInt8(ascii: "\n")]
+  }
+
+  init?(line: some Collection<UInt8>) {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { return nil }
+    switch object["relay"] as? String {
+    case "opened": self = .opened
+    case "failed":
+      guard let status = object["status"] as? Int, let said = object["said"] as? String else { return nil }
+      self = .failed(status: Int32(clamping: status), said: said)
+    default: return nil
+    }
+  }
+}

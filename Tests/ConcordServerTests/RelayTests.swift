@@ -1,0 +1,134 @@
+import ConcordClient
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A laptop's relay (`concord relay`): every window, command and sync to one server goes over one
+/// ssh, started once. The `ssh` here is a stand-in that runs the remote command on this machine
+/// and counts how often it was started; the daemon is a real one.
+@Suite(.serialized) struct RelayTests {
+  @Test func commandsAndWindowsToOneServerShareOneSSH() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.stopAndRemoveHome() }
+    let laptop = try StandInSSH()
+    defer { laptop.remove() }
+    let environment = laptop.environment(for: daemon)
+
+    for number in 1...3 {
+      let sent = try ConcordCLI.runProgram(ConcordCLI.binary, ["send", "counter", "inc"], environment: environment)
+      #expect(sent.status == 0 && sent.output.contains("applied as entry \(number + 1)"), "\(sent.output)\(sent.error)")
+    }
+    let window = try ConcordCLI.runProgram(ConcordCLI.binary, ["attach", "counter", "--json"], environment: environment, input: "")
+    #expect(window.output.contains(#""state":3"#), "\(window.output)\(window.error)")
+    #expect(laptop.logins == 1, "ssh was started \(laptop.logins) times for three sends and a window")
+  }
+
+  /// A window that sends without reading (its answers pile up in the relay, which pauses it)
+  /// holds up no other window on the same ssh.
+  @Test func aWindowThatStopsReadingHoldsUpNoOther() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.stopAndRemoveHome() }
+    let laptop = try StandInSSH()
+    defer { laptop.remove() }
+    let environment = laptop.environment(for: daemon)
+    let target = try SSHTarget(environment["CONCORD_HOST"]!)
+    func window() throws -> Int32 {
+      let fd = try RelayLink.connect(to: target, environment: environment)
+      let hello = #"{"type":"hello","protocol":1}"# + "\n" + #"{"type":"attach","scope":"counter"}"# + "\n"
+      _ = hello.withCString { write(fd, $0, strlen($0)) }
+      try RelayLink.awaitOpened(fd, target: target, timeout: 10)
+      return fd
+    }
+    let flooder = try window()
+    defer { close(flooder) }
+    // Two megabytes of sends, never reading an answer, as fast as the relay takes them.
+    _ = fcntl(flooder, F_SETFL, fcntl(flooder, F_GETFL) | O_NONBLOCK)
+    var flood = Array((1...20_000).map { #"{"type":"send","scope":"counter","client":"flood","cseq":\#($0),"action":{"increment":{}}}"# + "\n" }.joined().utf8)
+    let floodEnd = Date().addingTimeInterval(3)
+    while !flood.isEmpty, Date() < floodEnd {
+      let written = flood.withUnsafeBytes { write(flooder, $0.baseAddress, $0.count) }
+      if written > 0 { flood.removeFirst(written) } else { usleep(10_000) }
+    }
+
+    let good = try window()
+    defer { close(good) }
+    let connection = AnswerReader(fd: good)
+    var worst = 0.0
+    for cseq in 1...50 {
+      let started = Date()
+      let line = #"{"type":"send","scope":"counter","client":"good","cseq":\#(cseq),"action":{"increment":{}}}"# + "\n"
+      _ = line.withCString { write(good, $0, strlen($0)) }
+      let ack = try connection.line(containing: #""client":"good","cseq":\#(cseq)"#, timeout: 10)
+      #expect(ack != nil, "send \(cseq) of the good window was not answered")
+      if ack == nil { break }
+      worst = max(worst, Date().timeIntervalSince(started))
+    }
+    #expect(worst < 2, "the good window waited \(worst) s for an answer")
+  }
+}
+
+/// A stand-in for `ssh` that runs the remote command here, counting its logins.
+struct StandInSSH {
+  let directory: URL
+
+  init() throws {
+    directory = URL(filePath: "/tmp").appending(path: "relay-\(UUID().uuidString.prefix(6))")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    let ssh = directory.appending(path: "ssh")
+    try """
+      #!/bin/sh
+      echo login >> "\(directory.path)/logins"
+      for last; do :; done
+      exec sh -c "$last"
+
+      """.write(to: ssh, atomically: true, encoding: .utf8)
+    chmod(ssh.path, 0o755)
+  }
+
+  /// A laptop's environment whose host is `daemon`'s home, through this ssh.
+  func environment(for daemon: DaemonProcess) -> [String: String] {
+    ConcordCLI.environment(home: directory.appending(path: "laptop"), app: "sample").merging([
+      "CONCORD_SSH_COMMAND": directory.appending(path: "ssh").path, "CONCORD_REMOTE_COMMAND": ConcordCLI.binary.path,
+      "XDG_RUNTIME_DIR": directory.path, "CONCORD_HOST": "ssh://tester@standin\(daemon.home.path)",
+    ]) { $1 }
+  }
+
+  var logins: Int {
+    ((try? String(contentsOfFile: directory.appending(path: "logins").path, encoding: .utf8)) ?? "").split(separator: "\n").count
+  }
+
+  func remove() {
+    _ = try? ConcordCLI.runProgram(URL(filePath: "/usr/bin/pkill"), ["-f", directory.path + "/"])
+    try? FileManager.default.removeItem(at: directory)
+  }
+}
+
+/// Lines read from a descriptor, for a test that looks for one answer among many.
+final class AnswerReader {
+  let fd: Int32
+  private var buffer: [UInt8] = []
+
+  init(fd: Int32) { self.fd = fd }
+
+  /// The first line that contains `text`, waiting at most `timeout` seconds; nil if none came.
+  func line(containing text: String, timeout: Double) throws -> String? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeSubrange(...newline)
+        if line.contains(text) { return line }
+      }
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&poller, 1, 100) > 0 else { continue }
+      var chunk = [UInt8](repeating: 0, count: 65_536)
+      let count = read(fd, &chunk, chunk.count)
+      guard count > 0 else { return nil }
+      buffer.append(contentsOf: chunk[..<count])
+    }
+    return nil
+  }
+}
