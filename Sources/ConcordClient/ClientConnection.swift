@@ -25,8 +25,7 @@ public final class ClientConnection {
   public private(set) var newestSeq: Int64 = 0
   /// Where each read lands before it joins `buffer`: allocated once, not per read.
   private var chunk = [UInt8](repeating: 0, count: 65_536)
-  private var buffer: [UInt8] = []
-  private var start = 0
+  private var buffer = ReadBuffer()
   private let coding = WireCoding()
 
   /// Connects and says hello; throws ``ClientError/unreachable(_:)`` when no daemon answers.
@@ -129,19 +128,11 @@ public final class ClientConnection {
   /// Reads what the socket holds now, without waiting; false when the daemon closed it.
   public func readAvailable() throws(ClientError) -> Bool {
     guard fileDescriptor >= 0 else { return false }
-    if start > 0, start == buffer.count {
-      buffer.removeAll(keepingCapacity: true)
-      start = 0
-    } else if start > 65_536 {
-      // A window that is never fully caught up must not keep every line it has read.
-      buffer.removeSubrange(..<start)
-      start = 0
-    }
     let count = chunk.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
     if count < 0 { return errno == EAGAIN || errno == EINTR }
     if count == 0 { return false }
-    buffer.append(contentsOf: chunk[..<count])
-    if buffer.count - start > WireLimits.maximumMessageBytes + 1, !buffer[start...].contains(UInt8(ascii: "\n")) {
+    buffer.append(chunk[..<count])
+    if buffer.unread.count > WireLimits.maximumMessageBytes + 1, !buffer.unread.contains(UInt8(ascii: "\n")) {
       throw .protocolError("a line longer than \(WireLimits.maximumMessageBytes) bytes")
     }
     return true
@@ -149,9 +140,8 @@ public final class ClientConnection {
 
   /// A complete message already read, if there is one; a `ping` is answered and skipped.
   public func nextBufferedMessage() throws(ClientError) -> ServerMessage? {
-    while let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
-      let line = buffer[start..<newline]
-      start = newline + 1
+    while let newline = buffer.unread.firstIndex(of: UInt8(ascii: "\n")) {
+      let line = buffer.take(upTo: newline, skipping: 1)
       let message: ServerMessage
       do {
         message = try coding.decode(ServerMessage.self, from: line)

@@ -62,8 +62,7 @@ public struct MuxFrame: Equatable, Sendable {
 /// while let frame = try reader.next() { handle(frame) }
 /// ```
 public struct MuxFrameReader {
-  private var buffer: [UInt8] = []
-  private var start = 0
+  private var buffer = ReadBuffer()
 
   /// Why a stream is not frames: the trunk is closed, since nothing after it can be trusted.
   public struct Malformed: Error, CustomStringConvertible {
@@ -72,32 +71,23 @@ public struct MuxFrameReader {
 
   public init() {}
 
-  public mutating func append(_ bytes: some Collection<UInt8>) {
-    if start > 0, start == buffer.count {
-      buffer.removeAll(keepingCapacity: true)
-      start = 0
-    } else if start > 65_536 {
-      buffer.removeSubrange(..<start)
-      start = 0
-    }
-    buffer.append(contentsOf: bytes)
-  }
+  public mutating func append(_ bytes: some Collection<UInt8>) { buffer.append(bytes) }
 
   /// The next whole frame, or nil until more bytes come.
   public mutating func next() throws(Malformed) -> MuxFrame? {
-    guard buffer.count - start >= MuxFrame.headerBytes else { return nil }
-    let header = buffer[start..<start + MuxFrame.headerBytes]
+    let unread = buffer.unread
+    guard unread.count >= MuxFrame.headerBytes else { return nil }
+    let header = unread.prefix(MuxFrame.headerBytes)
     let channel = header.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     let length = header.suffix(4).reduce(0) { $0 << 8 | Int($1) }
-    guard let kind = MuxFrame.Kind(rawValue: header[start + 4]) else {
-      throw Malformed(description: "a frame of unknown kind \(header[start + 4])")
-    }
+    let kindByte = header[header.startIndex + 4]
+    guard let kind = MuxFrame.Kind(rawValue: kindByte) else { throw Malformed(description: "a frame of unknown kind \(kindByte)") }
     guard length <= MuxFrame.maximumPayload else {
       throw Malformed(description: "a frame of \(length) bytes (at most \(MuxFrame.maximumPayload))")
     }
-    guard buffer.count - start >= MuxFrame.headerBytes + length else { return nil }
-    let body = start + MuxFrame.headerBytes
-    start = body + length
-    return MuxFrame(channel: channel, kind: kind, payload: Array(buffer[body..<start]))
+    guard unread.count >= MuxFrame.headerBytes + length else { return nil }
+    let body = unread.startIndex + MuxFrame.headerBytes
+    _ = buffer.take(upTo: body)
+    return MuxFrame(channel: channel, kind: kind, payload: Array(buffer.take(upTo: body + length)))
   }
 }

@@ -1,0 +1,69 @@
+@testable import ConcordClient
+import Testing
+
+/// The relay's frames read back as they were written, however the stream is cut into reads,
+/// checked against an encoder written here from the format in `MuxFrame`'s documentation (9-byte
+/// header: channel, kind, length, big-endian; then the payload); a frame that breaks the format
+/// is refused, never guessed at.
+struct MuxFrameProperties {
+  /// The documented layout, byte by byte.
+  private func encode(channel: UInt32, kind: UInt8, payload: [UInt8]) -> [UInt8] {
+    let length = UInt32(payload.count)
+    return [
+      UInt8(channel >> 24), UInt8(channel >> 16 & 0xFF), UInt8(channel >> 8 & 0xFF), UInt8(channel & 0xFF), kind,
+      UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF),
+    ] + payload
+  }
+
+  @Test func framesCutAnywhereReadBackWhole() throws {
+    var random = SystemRandomNumberGenerator()
+    let payloads: [[UInt8]] = [
+      [], [0], Array("{\"type\":\"hello\"}\n".utf8), Array("日本😀e\u{301}\u{0}".utf8),
+      [UInt8](repeating: 0xFF, count: MuxFrame.maximumPayload), [UInt8](repeating: 10, count: 65_535),
+    ]
+    for _ in 0..<200 {
+      var expected: [MuxFrame] = []
+      var stream: [UInt8] = []
+      for _ in 0..<Int.random(in: 1...12, using: &random) {
+        let channel = [0, 1, UInt32.max, UInt32.random(in: 0...UInt32.max, using: &random)].randomElement(using: &random)!
+        let kind = MuxFrame.Kind(rawValue: UInt8.random(in: 1...7, using: &random))!
+        let payload = payloads.randomElement(using: &random)!
+        expected.append(MuxFrame(channel: channel, kind: kind, payload: payload))
+        stream += encode(channel: channel, kind: kind.rawValue, payload: payload)
+      }
+      // And our own encoder writes the same bytes.
+      var ours: [UInt8] = []
+      for frame in expected { frame.append(to: &ours) }
+      #expect(ours == stream)
+
+      var reader = MuxFrameReader()
+      var read: [MuxFrame] = []
+      var at = 0
+      while at < stream.count {
+        let size = [1, 2, 8, 9, 10, 4096, 70_000].randomElement(using: &random)!
+        reader.append(stream[at..<min(stream.count, at + size)])
+        at += size
+        while let frame = try reader.next() { read.append(frame) }
+      }
+      #expect(read == expected)
+    }
+  }
+
+  @Test func aFrameOutsideTheFormatIsRefused() {
+    for bad in [
+      encode(channel: 1, kind: 0, payload: []), encode(channel: 1, kind: 8, payload: [1]),
+      encode(channel: 1, kind: 255, payload: []),
+      // A length past the most a frame carries, with or without the bytes behind it.
+      Array(encode(channel: 1, kind: 3, payload: []).prefix(5)) + [0, 1, 0, 1],
+      Array(encode(channel: 1, kind: 3, payload: []).prefix(5)) + [0xFF, 0xFF, 0xFF, 0xFF],
+    ] {
+      var reader = MuxFrameReader()
+      reader.append(bad)
+      #expect(throws: MuxFrameReader.Malformed.self) { try reader.next() }
+    }
+    // A header that has not all come yet is not an error: more may come.
+    var reader = MuxFrameReader()
+    reader.append(encode(channel: 1, kind: 3, payload: [1, 2, 3]).prefix(10))
+    #expect((try? reader.next()) == .some(nil))
+  }
+}
