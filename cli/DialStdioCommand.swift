@@ -41,8 +41,12 @@ struct DialStdioCommand: ParsableCommand {
     if mux {
       MuxServer.run(input: STDIN_FILENO, output: STDOUT_FILENO) {
         try UnixSocket.connect(to: layout.socket.path)
-      } refusal: {
-        "concord: no daemon runs in \(layout.directory.path) on this machine; start it there with `concord daemon start`"
+      } refusal: { error in
+        // The same words as without --mux when nothing listens; else what went wrong.
+        if case let ClientError.unreachable(reason) = error, reason.hasPrefix("no socket at") || reason.hasPrefix("Connection refused") {
+          return "concord: no daemon runs in \(layout.directory.path) on this machine; start it there with `concord daemon start`"
+        }
+        return "concord: the daemon in \(layout.directory.path) could not be reached: \(error)"
       }
       return
     }

@@ -39,8 +39,9 @@ struct RelayCommand: ParsableCommand {
     let inherited = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
     for fd in inherited.compactMap({ Int32($0) }) where fd > 2 { Glibc.close(fd) }
     try RelayServer(target: target, socketPath: socket ?? RelayLink.socketPath(for: target)).run {
-      // The starting window waits for this line; nothing more is written here.
-      FileHandle.standardOutput.write(Data("ready\n".utf8))
+      // The starting window waits for this line (or has given up: then the write fails, no
+      // more); nothing more is written here.
+      _ = "ready\n".withCString { write(STDOUT_FILENO, $0, 6) }
       let null = open("/dev/null", O_WRONLY)
       dup2(null, STDOUT_FILENO)
       Glibc.close(null)

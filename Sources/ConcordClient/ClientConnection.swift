@@ -41,21 +41,19 @@ public final class ClientConnection {
   /// says hello. A link through ssh that fails before the daemon's welcome throws why, in words
   /// that say what to do.
   public init(address: DaemonAddress, timeout: Double = 5, presence: Bool) throws(ClientError) {
+    let hello = ClientMessage.hello(
+      protocolVersion: WireProtocol.version, client: nil, presence: presence,
+      updateIntervalMilliseconds: address.updateIntervalMilliseconds)
+    // Over ssh the first answer waits for the login too.
+    var wait = timeout
     switch address {
     case let .socket(socket): fileDescriptor = try UnixSocket.connect(to: socket.path)
-    case let .ssh(target): fileDescriptor = try RelayLink.connect(to: target)
+    case let .ssh(target):
+      wait = max(timeout, 15)
+      fileDescriptor = try RelayLink.open(to: target, greeting: Array(hello.line.utf8), timeout: wait)
     }
     do throws(ClientError) {
-      try send(
-        .hello(
-          protocolVersion: WireProtocol.version, client: nil, presence: presence,
-          updateIntervalMilliseconds: address.updateIntervalMilliseconds))
-      // Over ssh the first answer waits for the login too.
-      var wait = timeout
-      if case let .ssh(target) = address {
-        wait = max(timeout, 15)
-        try RelayLink.awaitOpened(fileDescriptor, target: target, timeout: wait)
-      }
+      if case .socket = address { try send(hello) }
       switch try receive(timeout: wait) {
       case let .welcome(welcome)?:
         self.welcome = welcome

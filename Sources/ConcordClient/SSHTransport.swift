@@ -38,6 +38,7 @@ public final class SSHTransport {
     _ target: SSHTarget, running remoteArguments: [String] = ["dial-stdio"],
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(ClientError) -> SSHTransport {
+    _ = try privateRuntimeDirectory(environment)
     let arguments = command(for: target, running: remoteArguments, environment: environment)
     var pair: [Int32] = [-1, -1]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -103,6 +104,19 @@ public final class SSHTransport {
     return directory
   }
 
+  /// ``runtimeDirectory(_:)``, refused unless it is this account's alone: under `/tmp` another
+  /// account could have made it first, and would then be the one a window's relay socket or
+  /// ssh's shared connection reaches.
+  static func privateRuntimeDirectory(_ environment: [String: String]) throws(ClientError) -> URL {
+    let directory = runtimeDirectory(environment)
+    var info = stat()
+    guard lstat(directory.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0
+    else {
+      throw .local("\(directory.path) must be a directory of this account's alone (mode 0700); remove it, or set XDG_RUNTIME_DIR")
+    }
+    return directory
+  }
+
   /// Why the connection ended before the daemon greeted it, in one line that says what to do:
   /// read from ssh's exit status (255 is ssh's own failure; others are the remote command's)
   /// and what it wrote on standard error.
@@ -131,6 +145,8 @@ public final class SSHTransport {
       return .remoteRefused("\(remote): the server refused the login (\(last)); check the user and that your SSH key is in its authorized_keys")
     case (255, _):
       return .remoteUnreachable("\(remote) cannot be reached: \(last.isEmpty ? "ssh failed" : last)")
+    case (2, let text) where text.contains("--mux"):
+      return .remoteRefused("\(remote): the server's concord is older than this one (it has no `dial-stdio --mux`); install the same version there")
     case (127, _), (126, _):
       return .remoteRefused(
         "\(remote): `concord` was not found on the server (\(last)); install it there, or name it with CONCORD_REMOTE_COMMAND")

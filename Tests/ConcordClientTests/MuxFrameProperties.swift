@@ -67,3 +67,25 @@ struct MuxFrameProperties {
     #expect((try? reader.next()) == .some(nil))
   }
 }
+
+/// The relay's first line to a window fits the window's limit whatever ssh said (a long banner,
+/// control characters that JSON escapes six-fold, emoji), and keeps ssh's last words, which say
+/// why.
+struct RelayAnswerProperties {
+  @Test func aFailureLineFitsAndKeepsTheEnd() throws {
+    let pieces = ["\u{0}", "\u{1B}[31m", "日本", "😀", "e\u{301}", "\"\\/", "Permission denied (publickey).\n", String(repeating: "x", count: 5000)]
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<200 {
+      let said = (0..<Int.random(in: 0...400, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+        + "\nPermission denied (publickey)."
+      let line = RelayAnswer.failed(status: 255, said: said).line
+      #expect(line.count <= RelayAnswer.maximumBytes)
+      #expect(line.last == UInt8(ascii: "\n") && !line.dropLast().contains(UInt8(ascii: "\n")))
+      guard case let .failed(status, kept)? = RelayAnswer(line: line.dropLast()) else {
+        Issue.record("not read back: \(String(decoding: line.prefix(200), as: UTF8.self))")
+        continue
+      }
+      #expect(status == 255 && kept.hasSuffix("Permission denied (publickey).") && said.utf8.suffix(kept.utf8.count).elementsEqual(kept.utf8))
+    }
+  }
+}

@@ -36,11 +36,8 @@ import Glibc
     let environment = laptop.environment(for: daemon)
     let target = try SSHTarget(environment["CONCORD_HOST"]!)
     func window() throws -> Int32 {
-      let fd = try RelayLink.connect(to: target, environment: environment)
       let hello = #"{"type":"hello","protocol":1}"# + "\n" + #"{"type":"attach","scope":"counter"}"# + "\n"
-      _ = hello.withCString { write(fd, $0, strlen($0)) }
-      try RelayLink.awaitOpened(fd, target: target, timeout: 10)
-      return fd
+      return try RelayLink.open(to: target, greeting: Array(hello.utf8), timeout: 10, environment: environment)
     }
     let flooder = try window()
     defer { close(flooder) }
@@ -67,6 +64,45 @@ import Glibc
       worst = max(worst, Date().timeIntervalSince(started))
     }
     #expect(worst < 2, "the good window waited \(worst) s for an answer")
+  }
+}
+
+extension RelayTests {
+  /// A server whose `concord` has no relay end, or whose shell prints a greeting on standard
+  /// output before the command, gives a line that says so instead of "cannot be reached".
+  @Test func aServerThatCannotCarryTheRelaySaysWhy() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.stopAndRemoveHome() }
+    let laptop = try StandInSSH()
+    defer { laptop.remove() }
+    let old = laptop.directory.appending(path: "old-concord")
+    try "#!/bin/sh\necho \"Error: Unknown option '--mux'\" >&2\nexit 2\n".write(to: old, atomically: true, encoding: .utf8)
+    let chatty = laptop.directory.appending(path: "chatty-concord")
+    try "#!/bin/sh\necho 'Welcome to the team server!'\nexec \(ConcordCLI.binary.path) \"$@\"\n".write(to: chatty, atomically: true, encoding: .utf8)
+    for script in [old, chatty] { chmod(script.path, 0o755) }
+
+    var environment = laptop.environment(for: daemon)
+    environment["CONCORD_REMOTE_COMMAND"] = old.path
+    let tooOld = try ConcordCLI.runProgram(ConcordCLI.binary, ["send", "counter", "inc"], environment: environment)
+    #expect(tooOld.status == 1 && tooOld.error.contains("older than this one"), "\(tooOld.error)")
+    environment["CONCORD_REMOTE_COMMAND"] = chatty.path
+    let garbled = try ConcordCLI.runProgram(ConcordCLI.binary, ["send", "counter", "inc"], environment: environment)
+    #expect(garbled.status == 3 && garbled.error.contains("answered something else"), "\(garbled.error)")
+  }
+
+  /// A directory for the relay's socket that another account could have made (not 0700, or not
+  /// ours) is refused: the relay there might not be ours.
+  @Test func aRelayDirectoryOthersCouldUseIsRefused() throws {
+    let daemon = try DaemonProcess().start()
+    defer { daemon.stopAndRemoveHome() }
+    let laptop = try StandInSSH()
+    defer { laptop.remove() }
+    let shared = laptop.directory.appending(path: "concord-\(getuid())")
+    try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+    chmod(shared.path, 0o777)
+    let refused = try ConcordCLI.runProgram(ConcordCLI.binary, ["send", "counter", "inc"], environment: laptop.environment(for: daemon))
+    #expect(refused.status != 0 && refused.error.contains("must be a directory of this account's alone"), "\(refused.error)")
+    #expect(laptop.logins == 0)
   }
 }
 

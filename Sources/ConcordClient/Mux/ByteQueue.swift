@@ -29,15 +29,25 @@ struct ByteQueue {
       if written < 0, errno == ENOTSOCK {
         // A pipe (standard output under sshd) rather than a socket.
         let plain = bytes[start...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        if plain < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
+        if plain < 0 { return compacted(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) }
         start += plain
         continue
       }
-      if written < 0 { return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR }
+      if written < 0 { return compacted(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) }
       start += written
     }
     bytes.removeAll(keepingCapacity: bytes.capacity <= 1 << 20)
     start = 0
     return true
+  }
+
+  /// Drops what was written once it is most of the storage: a queue that is never quite empty
+  /// (a slow link, appended to as fast as it drains) must not keep everything it ever held.
+  private mutating func compacted(_ result: Bool) -> Bool {
+    if start > 65_536, start > bytes.count / 2 {
+      bytes.removeSubrange(..<start)
+      start = 0
+    }
+    return result
   }
 }

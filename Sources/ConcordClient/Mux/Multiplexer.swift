@@ -19,8 +19,10 @@ import Glibc
 final class Multiplexer {
   /// A channel's bytes waiting for its descriptor, past which the other end is asked to pause.
   static let pauseBytes = 256 * 1024
-  /// Past this a channel's other end has ignored a pause: the channel is closed.
-  static let dropBytes = 16 * 1024 * 1024
+  /// Past this a channel's other end has ignored a pause: the channel is closed. A pause waits
+  /// behind up to ``trunkBytes`` of this end's frames and ssh's own window (2 MiB), while the
+  /// other end may send faster than this one can: far above what an obedient end sends after it.
+  static let dropBytes = 64 * 1024 * 1024
   /// Frames waiting for the trunk, past which no channel is read until it drains.
   static let trunkBytes = 1024 * 1024
 
@@ -45,6 +47,9 @@ final class Multiplexer {
   private var chunk = [UInt8](repeating: 0, count: MuxFrame.maximumPayload)
   /// The trunk reached its end or failed: the run ends.
   private(set) var trunkEnded = false
+  /// Why the trunk was ended here: what came on it was not frames (the server's shell printed
+  /// something, or its `concord` is another program).
+  private(set) var malformed: String?
 
   init(trunkInput: Int32, trunkOutput: Int32) {
     self.trunkInput = trunkInput
@@ -119,6 +124,7 @@ final class Multiplexer {
     do {
       while let frame = try reader.next() { receive(frame, handle: handle) }
     } catch {
+      malformed = error.description
       trunkEnded = true
     }
   }

@@ -79,12 +79,13 @@ public struct MuxFrameReader {
     guard unread.count >= MuxFrame.headerBytes else { return nil }
     let header = unread.prefix(MuxFrame.headerBytes)
     let channel = header.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-    let length = header.suffix(4).reduce(0) { $0 << 8 | Int($1) }
+    let declared = header.suffix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
     let kindByte = header[header.startIndex + 4]
     guard let kind = MuxFrame.Kind(rawValue: kindByte) else { throw Malformed(description: "a frame of unknown kind \(kindByte)") }
-    guard length <= MuxFrame.maximumPayload else {
-      throw Malformed(description: "a frame of \(length) bytes (at most \(MuxFrame.maximumPayload))")
+    guard declared <= MuxFrame.maximumPayload else {
+      throw Malformed(description: "a frame of \(declared) bytes (at most \(MuxFrame.maximumPayload))")
     }
+    let length = Int(declared)
     guard unread.count >= MuxFrame.headerBytes + length else { return nil }
     let body = unread.startIndex + MuxFrame.headerBytes
     _ = buffer.take(upTo: body)

@@ -10,15 +10,15 @@ import Glibc
 /// ```swift
 /// MuxServer.run(input: STDIN_FILENO, output: STDOUT_FILENO) {
 ///   try UnixSocket.connect(to: home.socket.path)
-/// } refusal: { "no daemon runs in \(home.path)" }
+/// } refusal: { error in "no daemon runs in \(home.path): \(error)" }
 /// ```
 public enum MuxServer {
   /// Serves the trunk on `input`/`output` until it ends.
   ///
   /// - Parameters:
   ///   - connect: a new connection to the daemon, for each window that opens one.
-  ///   - refusal: why there is none, in words for the person at the window, when `connect` fails.
-  public static func run(input: Int32, output: Int32, connect: () throws -> Int32, refusal: () -> String) {
+  ///   - refusal: why there is none, in words for the person at the window, from `connect`'s error.
+  public static func run(input: Int32, output: Int32, connect: () throws -> Int32, refusal: (any Error) -> String) {
     signal(SIGPIPE, SIG_IGN)
     let mux = Multiplexer(trunkInput: input, trunkOutput: output)
     while !mux.trunkEnded {
@@ -26,11 +26,16 @@ public enum MuxServer {
       if poll(&set, nfds_t(set.count), -1) < 0, errno != EINTR { break }
       mux.serve(set) { frame in
         guard frame.kind == .open else { return false }
-        if let fd = try? connect() {
+        guard mux.channels[frame.channel] == nil else {
+          // A relay never opens a channel twice; the first one stays.
+          return true
+        }
+        do {
+          let fd = try connect()
           mux.add(fd, as: frame.channel)
           mux.send(MuxFrame(channel: frame.channel, kind: .opened))
-        } else {
-          mux.send(MuxFrame(channel: frame.channel, kind: .close, payload: Array(refusal().utf8)))
+        } catch {
+          mux.send(MuxFrame(channel: frame.channel, kind: .close, payload: Array(refusal(error).utf8)))
         }
         return true
       }

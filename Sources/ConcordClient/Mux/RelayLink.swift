@@ -9,11 +9,38 @@ import Glibc
 /// to one server shares the relay's one ssh channel.
 ///
 /// ```swift
-/// let fd = try RelayLink.connect(to: target)
-/// // write the hello, then:
-/// try RelayLink.awaitOpened(fd, target: target, timeout: 15)
+/// let fd = try RelayLink.open(to: target, greeting: Array(hello.utf8), timeout: 15)
+/// // the daemon's welcome comes next on fd
 /// ```
 public enum RelayLink {
+  /// A channel to the daemon on `target`'s machine, opened, with `greeting` (the hello) sent on
+  /// it; throws why not, in words. A relay that was ending as the window came (its last window
+  /// gone a minute ago, or its ssh just ended) answers nothing: the next relay is started, once.
+  public static func open(
+    to target: SSHTarget, greeting: [UInt8], timeout: Double,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(ClientError) -> Int32 {
+    for attempt in 1...2 {
+      let fd = try connect(to: target, environment: environment)
+      // The hello goes at once: it waits in the relay while ssh logs in.
+      var offset = 0
+      while offset < greeting.count {
+        let written = greeting[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        guard written > 0 else { break }
+        offset += written
+      }
+      do {
+        if try awaitOpened(fd, target: target, timeout: timeout) { return fd }
+      } catch {
+        close(fd)
+        throw error
+      }
+      close(fd)
+      if attempt == 2 { break }
+    }
+    throw .remoteUnreachable("\(target): the relay to it ended before the daemon answered")
+  }
+
   /// Where this account's relay to `target` listens: one per server and per ssh command, named
   /// by a hash of them, in the directory of the shared SSH connections.
   public static func socketPath(for target: SSHTarget, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -26,27 +53,44 @@ public enum RelayLink {
   }
 
   /// A connection to the relay for `target`, started first when none answers.
-  public static func connect(
+  static func connect(
     to target: SSHTarget, environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(ClientError) -> Int32 {
+    _ = try SSHTransport.privateRuntimeDirectory(environment)
     let path = socketPath(for: target, environment: environment)
-    if let fd = try? UnixSocket.connect(to: path) { return fd }
+    if let fd = try? UnixSocket.connect(to: path) { return try ownRelay(fd) }
     try start(target: target, socketPath: path, environment: environment)
     // Started, or another window's relay won the race to the socket: either answers now.
     let deadline = Date().addingTimeInterval(5)
     while true {
+      let fd: Int32
       do {
-        return try UnixSocket.connect(to: path)
+        fd = try UnixSocket.connect(to: path)
       } catch {
         guard Date() < deadline else { throw .remoteUnreachable("\(target): the relay to it did not start (\(error.description))") }
         usleep(10_000)
+        continue
       }
+      return try ownRelay(fd)
     }
   }
 
-  /// Waits for the relay's first line on `fd`; throws why the channel did not open, in words.
-  /// Reads nothing past that line: the daemon's answers follow it.
-  public static func awaitOpened(_ fd: Int32, target: SSHTarget, timeout: Double) throws(ClientError) {
+  /// `fd`, when the relay at its other end is this account's: no other account's process may
+  /// hear a window's actions, whatever was left in the socket's directory.
+  private static func ownRelay(_ fd: Int32) throws(ClientError) -> Int32 {
+    var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+    var size = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+    guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0, credentials.uid == getuid() else {
+      close(fd)
+      throw .local("the relay's socket is held by another account (uid \(credentials.uid)); not connecting")
+    }
+    return fd
+  }
+
+  /// Waits for the relay's first line on `fd`: true when the channel opened, false when the
+  /// relay ended without a word; throws why the channel did not open, in words. Reads nothing
+  /// past that line: the daemon's answers follow it.
+  static func awaitOpened(_ fd: Int32, target: SSHTarget, timeout: Double) throws(ClientError) -> Bool {
     var line: [UInt8] = []
     let deadline = Date().addingTimeInterval(timeout)
     while line.last != UInt8(ascii: "\n") {
@@ -59,12 +103,12 @@ public enum RelayLink {
       var byte: UInt8 = 0
       let count = recv(fd, &byte, 1, 0)
       if count < 0, errno == EINTR || errno == EAGAIN { continue }
-      guard count == 1 else { throw .remoteUnreachable("\(target): the relay to it ended before the daemon answered") }
+      guard count == 1 else { return false }
       line.append(byte)
       guard line.count <= RelayAnswer.maximumBytes else { throw .protocolError("the relay's answer is too long") }
     }
     switch RelayAnswer(line: line.dropLast()) {
-    case .opened?: return
+    case .opened?: return true
     case let .failed(status, said)?: throw SSHTransport.failure(status: status, said: said, target: target)
     case nil: throw .protocolError("the relay answered something else: \(String(decoding: line.prefix(200), as: UTF8.self))")
     }

@@ -31,17 +31,34 @@ public struct RelayServer {
   /// Serves until ssh ends or the relay has been idle for ``idleSeconds``; returns at once when
   /// another relay already serves the socket. `ready` is called once windows can connect.
   public func run(ready: () -> Void) throws(ClientError) {
-    // One relay per socket: the lock is held for the relay's life.
+    // A window that gave up waiting closes the pipe `ready` writes to: a failed write, not death.
+    signal(SIGPIPE, SIG_IGN)
+    // One relay per socket: the lock is held while the socket is this relay's.
     let lock = open(socketPath + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard lock >= 0 else { throw .local("\(socketPath).lock: \(String(cString: strerror(errno)))") }
-    defer { Glibc.close(lock) }
-    guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return }
-    let listener = try listen()
-    defer { unlink(socketPath) }
+    guard flock(lock, LOCK_EX | LOCK_NB) == 0 else {
+      Glibc.close(lock)
+      return
+    }
+    let listener: Int32
+    do { listener = try listen() } catch {
+      Glibc.close(lock)
+      throw error
+    }
+    // No window may connect to a relay that is going; and once the socket is gone, the lock is
+    // let go at once, so that the next window's relay can start while this one finishes.
+    var listening = true
+    func stopListening() {
+      guard listening else { return }
+      listening = false
+      unlink(socketPath)
+      Glibc.close(listener)
+      Glibc.close(lock)
+    }
+    defer { stopListening() }
     ready()
     let transport = try SSHTransport.open(target, running: ["dial-stdio", "--mux"], environment: environment)
     defer { transport.close() }
-    signal(SIGPIPE, SIG_IGN)
 
     let mux = Multiplexer(trunkInput: transport.fileDescriptor, trunkOutput: transport.fileDescriptor)
     var unopened: Set<UInt32> = []
@@ -60,11 +77,13 @@ public struct RelayServer {
       }
       var set = mux.pollSet(extra: [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)])
       if poll(&set, nfds_t(set.count), timeout) < 0, errno != EINTR { break }
-      if set[0].revents & Int16(POLLIN) != 0, let window = accept(on: listener) {
-        mux.add(window, as: next)
-        mux.send(MuxFrame(channel: next, kind: .open))
-        unopened.insert(next)
-        next &+= 1
+      if set[0].revents & Int16(POLLIN) != 0 {
+        while let window = accept(on: listener) {
+          mux.add(window, as: next)
+          mux.send(MuxFrame(channel: next, kind: .open))
+          unopened.insert(next)
+          next &+= 1
+        }
       }
       mux.serve(set) { frame in
         guard unopened.contains(frame.channel) else { return false }
@@ -84,14 +103,22 @@ public struct RelayServer {
         }
       }
     }
-    // No window may connect to a relay that is going.
-    unlink(socketPath)
-    Glibc.close(listener)
-    let (status, said) = mux.trunkEnded ? transport.ending() : (nil, "")
-    for (number, channel) in mux.channels {
-      var pending = ByteQueue()
-      if unopened.contains(number) { pending.append(RelayAnswer.failed(status: status ?? 255, said: said).line) }
-      _ = pending.write(to: channel.fd)
+    // A window that connected meanwhile finds its connection ended before any answer, and
+    // starts the next relay.
+    stopListening()
+    var (status, said): (Int32?, String) = (nil, "")
+    if mux.trunkEnded {
+      // ssh is told its input has ended, so it exits and says why.
+      shutdown(transport.fileDescriptor, Int32(SHUT_RDWR))
+      (status, said) = transport.ending()
+      if let malformed = mux.malformed {
+        said = "the server's `concord dial-stdio --mux` answered something else (\(malformed)): is the same concord installed there, and does its shell print nothing?"
+      }
+    }
+    // What came for each window before the end is still given to it.
+    for (number, var channel) in mux.channels {
+      if unopened.contains(number) { channel.pending.append(RelayAnswer.failed(status: status ?? 255, said: said).line) }
+      _ = channel.pending.write(to: channel.fd)
       Glibc.close(channel.fd)
     }
   }
@@ -112,6 +139,8 @@ public struct RelayServer {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
     umask(mask)
+    // Accepted until none waits: the listener never blocks.
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     guard bound == 0, Glibc.listen(fd, 64) == 0 else {
       let reason = String(cString: strerror(errno))
       Glibc.close(fd)
@@ -120,17 +149,19 @@ public struct RelayServer {
     return fd
   }
 
-  /// A window that connected, if it is this account's (the socket's directory is too).
+  /// The next window waiting to connect, nil when none waits; one of another account's is
+  /// closed and skipped (the socket's directory is this account's too).
   private func accept(on listener: Int32) -> Int32? {
     let fd = Glibc.accept(listener, nil, nil)
     guard fd >= 0 else { return nil }
     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     // Linux's `struct ucred`, which Glibc's overlay exports only with _GNU_SOURCE.
     var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
     var size = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
     guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0, credentials.uid == getuid() else {
       Glibc.close(fd)
-      return nil
+      return accept(on: listener)
     }
     return fd
   }
@@ -149,10 +180,21 @@ public enum RelayAnswer: Equatable, Sendable {
     let object: [String: Any] =
       switch self {
       case .opened: ["relay": "opened"]
-      case let .failed(status, said): ["relay": "failed", "status": Int(status), "said": String(said.suffix(4000))]
+      case let .failed(status, said): ["relay": "failed", "status": Int(status), "said": Self.lastBytes(of: said)]
       }
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
     return Array(data) + [UInt8(ascii: "\n")]
+  }
+
+  /// The end of `text` in at most 1,200 bytes of UTF-8 (ssh's last lines say why), so that the
+  /// line stays under ``maximumBytes`` whatever JSON's escapes make of it.
+  static func lastBytes(of text: String) -> String {
+    let bytes = Array(text.utf8)
+    guard bytes.count > 1200 else { return text }
+    var tail = bytes.suffix(1200)
+    // Not from the middle of a character.
+    while let first = tail.first, first & 0xC0 == 0x80 { tail = tail.dropFirst() }
+    return String(decoding: tail, as: UTF8.self)
   }
 
   init?(line: some Collection<UInt8>) {
