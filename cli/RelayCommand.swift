@@ -13,11 +13,11 @@ struct RelayCommand: ParsableCommand {
     commandName: "relay",
     abstract: "Carry this laptop's windows to one server over one ssh channel (started by a window).",
     discussion: """
-      A window, command or outbox sync with CONCORD_HOST=ssh://USER@HOST (or --host) connects to \\
-      this account's relay for that server, and starts it when none runs: you need not run it \\
-      yourself. The relay runs `ssh HOST concord dial-stdio --mux` once and carries every \\
-      connection over it, so the windows of one laptop cross OpenSSH together. It listens on a \\
-      socket in $XDG_RUNTIME_DIR/concord-UID (else /tmp/concord-UID), this account's alone, and \\
+      A window, command or outbox sync with CONCORD_HOST=ssh://USER@HOST (or --host) connects to \
+      this account's relay for that server, and starts it when none runs: you need not run it \
+      yourself. The relay runs `ssh HOST concord dial-stdio --mux` once and carries every \
+      connection over it, so the windows of one laptop cross OpenSSH together. It listens on a \
+      socket in $XDG_RUNTIME_DIR/concord-UID (else /tmp/concord-UID), this account's alone, and \
       ends with its ssh or a minute after its last window left.
 
       Example:
