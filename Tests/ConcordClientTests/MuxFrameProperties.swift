@@ -1,6 +1,10 @@
 @testable import ConcordClient
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The relay's frames read back as they were written, however the stream is cut into reads,
 /// checked against an encoder written here from the format in `MuxFrame`'s documentation (9-byte
 /// header: channel, kind, length, big-endian; then the payload); a frame that breaks the format
@@ -87,5 +91,29 @@ struct RelayAnswerProperties {
       }
       #expect(status == 255 && kept.hasSuffix("Permission denied (publickey).") && said.utf8.suffix(kept.utf8.count).elementsEqual(kept.utf8))
     }
+  }
+}
+
+/// A queue toward a slow reader that never quite empties keeps in memory about what waits, not
+/// everything that ever went through it.
+struct ByteQueueBounds {
+  @Test func aQueueThatNeverEmptiesKeepsOnlyWhatWaits() throws {
+    var pair: [Int32] = [-1, -1]
+    #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+    defer { close(pair[0]); close(pair[1]) }
+    var queue = ByteQueue()
+    let chunk = [UInt8](repeating: 7, count: 65_536)
+    var sink = [UInt8](repeating: 0, count: 65_536)
+    var largest = 0
+    // 64 MiB through it, the reader taking a little less than is written each time.
+    for _ in 0..<1024 {
+      queue.append(chunk)
+      let written = queue.write(to: pair[0])
+      #expect(written)
+      _ = recv(pair[1], &sink, 60_000, Int32(MSG_DONTWAIT))
+      largest = max(largest, queue.storedBytes)
+    }
+    #expect(queue.count > 0, "the queue emptied: the test did not keep it busy")
+    #expect(largest < queue.count * 2 + 4 * 65_536 + 1_048_576, "kept \(largest) bytes for \(queue.count) waiting")
   }
 }

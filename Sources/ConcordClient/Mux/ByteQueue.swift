@@ -9,6 +9,8 @@ struct ByteQueue {
   private var start = 0
 
   var count: Int { bytes.count - start }
+  /// What the queue keeps in memory, written bytes not yet dropped among them.
+  var storedBytes: Int { bytes.count }
   var isEmpty: Bool { start == bytes.count }
 
   mutating func append(_ more: some Collection<UInt8>) { bytes.append(contentsOf: more) }
