@@ -37,6 +37,13 @@ final class Multiplexer {
     /// The other end asked for no more data until it says `resume`.
     var pausedByPeer = false
     var pausedPeer = false
+    /// Writes to the descriptor failed (its reader closed): what comes for it is dropped, but
+    /// what it still has to say — a daemon's last error, written before it closed — is read to
+    /// its end and passed on, as a socket of its own would give it.
+    var broken = false
+
+    /// Nothing more will be written to the descriptor.
+    var doneWriting: Bool { writeEnded || broken }
   }
 
   let trunkInput: Int32
@@ -157,10 +164,8 @@ final class Multiplexer {
   /// is left, and ends the channel once both ways are done.
   func flush(_ number: UInt32) {
     guard var channel = channels[number] else { return }
-    guard channel.pending.write(to: channel.fd) else {
-      close(number, saying: "")
-      return
-    }
+    if !channel.broken, !channel.pending.write(to: channel.fd) { channel.broken = true }
+    if channel.broken { channel.pending = ByteQueue() }
     let waiting = channel.pending.count
     if waiting > Self.dropBytes {
       channels[number] = channel
@@ -174,15 +179,20 @@ final class Multiplexer {
       channel.pausedPeer = false
       send(MuxFrame(channel: number, kind: .resume))
     }
-    if waiting == 0, channel.writeEnded, !channel.shut {
+    if waiting == 0, channel.doneWriting, !channel.shut {
       channel.shut = true
       shutdown(channel.fd, Int32(SHUT_WR))
     }
     channels[number] = channel
-    if waiting == 0, channel.writeEnded, channel.readEnded {
-      channels[number] = nil
-      Glibc.close(channel.fd)
-    }
+    if waiting == 0, channel.doneWriting, channel.readEnded { finish(number) }
+  }
+
+  /// Ends a channel both of whose ways are done; the other end, still sending to a descriptor
+  /// that took no more, is told to stop.
+  private func finish(_ number: UInt32) {
+    guard let channel = channels.removeValue(forKey: number) else { return }
+    Glibc.close(channel.fd)
+    if channel.broken, !channel.writeEnded { send(MuxFrame(channel: number, kind: .close)) }
   }
 
   private func readChannel(_ number: UInt32) {
@@ -199,9 +209,6 @@ final class Multiplexer {
     }
     channels[number]!.readEnded = true
     send(MuxFrame(channel: number, kind: .end))
-    if channel.writeEnded, channel.pending.isEmpty {
-      channels[number] = nil
-      Glibc.close(channel.fd)
-    }
+    if channel.doneWriting, channel.pending.isEmpty { finish(number) }
   }
 }
