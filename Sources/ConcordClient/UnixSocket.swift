@@ -32,4 +32,14 @@ public enum UnixSocket {
     }
     return fd
   }
+
+  /// The account at the other end of a connected Unix socket, as the kernel reports it
+  /// (`SO_PEERCRED`); nil when it cannot be read.
+  public static func peerUID(of fd: Int32) -> UInt32? {
+    // Linux's `struct ucred` (pid, uid, gid), which Glibc's overlay exports only with _GNU_SOURCE.
+    var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+    var size = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+    guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0 else { return nil }
+    return credentials.uid
+  }
 }

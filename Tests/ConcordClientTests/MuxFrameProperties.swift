@@ -101,6 +101,8 @@ struct ByteQueueBounds {
     var pair: [Int32] = [-1, -1]
     #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
     defer { close(pair[0]); close(pair[1]) }
+    // As the relay's descriptors are.
+    _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
     var queue = ByteQueue()
     let chunk = [UInt8](repeating: 7, count: 65_536)
     var sink = [UInt8](repeating: 0, count: 65_536)

@@ -25,16 +25,12 @@ struct ByteQueue {
 
   /// Writes as much as `fd` takes now. Returns false when the descriptor failed (its reader is
   /// gone); a full descriptor is not a failure.
+  ///
+  /// `fd` is non-blocking (a socket or a pipe: standard output under sshd), and the process
+  /// ignores SIGPIPE, as both ends of the relay do: one `write` a turn, whatever it is.
   mutating func write(to fd: Int32) -> Bool {
     while start < bytes.count {
-      let written = bytes[start...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-      if written < 0, errno == ENOTSOCK {
-        // A pipe (standard output under sshd) rather than a socket.
-        let plain = bytes[start...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        if plain < 0 { return compacted(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) }
-        start += plain
-        continue
-      }
+      let written = bytes[start...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
       if written < 0 { return compacted(errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) }
       start += written
     }

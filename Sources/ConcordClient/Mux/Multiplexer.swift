@@ -52,6 +52,9 @@ final class Multiplexer {
   var trunk = ByteQueue()
   var reader = MuxFrameReader()
   private var chunk = [UInt8](repeating: 0, count: MuxFrame.maximumPayload)
+  /// The channel of each entry of the last poll set (nil for the trunk and `extra`): built with
+  /// the set, so a wake-up finds its channels without a lookup table made per poll.
+  private var polled: [UInt32?] = []
   /// The trunk reached its end or failed: the run ends.
   private(set) var trunkEnded = false
   /// Why the trunk was ended here: what came on it was not frames (the server's shell printed
@@ -88,6 +91,7 @@ final class Multiplexer {
   /// What to wait for: the trunk, each channel, and `extra` (a listener); nil events are skipped.
   func pollSet(extra: [pollfd] = []) -> [pollfd] {
     var set = extra
+    polled.removeAll(keepingCapacity: true)
     let trunkBusy = trunk.count >= Self.trunkBytes
     if trunkInput == trunkOutput {
       set.append(pollfd(fd: trunkInput, events: Int16(POLLIN) | (trunk.isEmpty ? 0 : Int16(POLLOUT)), revents: 0))
@@ -95,11 +99,14 @@ final class Multiplexer {
       set.append(pollfd(fd: trunkInput, events: Int16(POLLIN), revents: 0))
       if !trunk.isEmpty { set.append(pollfd(fd: trunkOutput, events: Int16(POLLOUT), revents: 0)) }
     }
-    for channel in channels.values {
+    polled.append(contentsOf: repeatElement(nil, count: set.count))
+    for (number, channel) in channels {
       var events: Int16 = 0
       if !channel.readEnded, !channel.pausedByPeer, !trunkBusy { events |= Int16(POLLIN) }
       if !channel.pending.isEmpty { events |= Int16(POLLOUT) }
-      if events != 0 { set.append(pollfd(fd: channel.fd, events: events, revents: 0)) }
+      guard events != 0 else { continue }
+      set.append(pollfd(fd: channel.fd, events: events, revents: 0))
+      polled.append(number)
     }
     return set
   }
@@ -107,12 +114,11 @@ final class Multiplexer {
   /// Does what `ready` (the poll set, after `poll`) says can be done. Every frame but `data` is
   /// shown to `handle` first, the end's own say: true when it has dealt with the frame.
   func serve(_ ready: [pollfd], handle: (MuxFrame) -> Bool) {
-    var byDescriptor: [Int32: UInt32] = [:]
-    for (number, channel) in channels { byDescriptor[channel.fd] = number }
-    for entry in ready where entry.revents != 0 {
+    for (index, entry) in ready.enumerated() where entry.revents != 0 {
       if entry.fd == trunkInput || entry.fd == trunkOutput {
         if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, entry.fd == trunkInput { readTrunk(handle: handle) }
-      } else if let number = byDescriptor[entry.fd] {
+      } else if index < polled.count, let number = polled[index], channels[number]?.fd == entry.fd {
+        // (A channel ended and another opened on its number in this turn is not this entry's.)
         if entry.revents & Int16(POLLOUT | POLLERR | POLLHUP) != 0 { flush(number) }
         if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 { readChannel(number) }
       }

@@ -78,11 +78,10 @@ public enum RelayLink {
   /// `fd`, when the relay at its other end is this account's: no other account's process may
   /// hear a window's actions, whatever was left in the socket's directory.
   private static func ownRelay(_ fd: Int32) throws(ClientError) -> Int32 {
-    var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
-    var size = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
-    guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0, credentials.uid == getuid() else {
+    let uid = UnixSocket.peerUID(of: fd)
+    guard uid == getuid() else {
       close(fd)
-      throw .local("the relay's socket is held by another account (uid \(credentials.uid)); not connecting")
+      throw .local("the relay's socket is held by another account (uid \(uid.map(String.init) ?? "unknown")); not connecting")
     }
     return fd
   }

@@ -155,11 +155,7 @@ public struct RelayServer {
     let fd = Glibc.accept(listener, nil, nil)
     guard fd >= 0 else { return nil }
     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-    // Linux's `struct ucred`, which Glibc's overlay exports only with _GNU_SOURCE.
-    var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
-    var size = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
-    guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0, credentials.uid == getuid() else {
+    guard UnixSocket.peerUID(of: fd) == getuid() else {
       Glibc.close(fd)
       return accept(on: listener)
     }
