@@ -20,7 +20,7 @@ public enum RelayLink {
     to target: SSHTarget, greeting: [UInt8], timeout: Double,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(ClientError) -> Int32 {
-    for attempt in 1...2 {
+    for _ in 1...2 {
       let fd = try connect(to: target, environment: environment)
       // The hello goes at once: it waits in the relay while ssh logs in.
       var offset = 0
@@ -36,7 +36,6 @@ public enum RelayLink {
         throw error
       }
       close(fd)
-      if attempt == 2 { break }
     }
     throw .remoteUnreachable("\(target): the relay to it ended before the daemon answered")
   }
