@@ -13,6 +13,9 @@
 #   scripts/bench.sh account [--seconds S] [--clients 1,16]
 #                                    where each µs of one durable action's CPU goes (perf, per
 #                                    thread), concordd beside the C reference daemon: about 2 minutes
+#   scripts/bench.sh instructions [fan-out|action] [--against OTHER-CONCORDD]
+#                                    instructions per action and per window of a fan-out, counted
+#                                    by callgrind (repeatable on a noisy machine): about 3 minutes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
@@ -32,6 +35,12 @@ if [[ "${1:-}" == "account" ]]; then
   concord_install_system_packages linux-perf gcc make python3
   swift build -c release --product concordd
   exec python3 scripts/account.py "$@"
+fi
+if [[ "${1:-}" == "instructions" ]]; then
+  shift
+  concord_install_system_packages valgrind gcc python3
+  swift build -c release --product concordd
+  exec python3 scripts/instructions.py "$@"
 fi
 if [[ "${1:-}" == "remote" ]]; then
   # A real sshd on loopback, started and ended by the benchmark.

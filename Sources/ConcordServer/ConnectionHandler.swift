@@ -183,14 +183,16 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
   // MARK: - Writing
 
-  /// Writes at the end of this turn of the loop, so that everything queued in it goes together.
+  /// Writes at the end of this turn of the loop, so that everything queued in it goes together
+  /// (with the other windows written in this turn: ``PendingFlushes``).
   private func scheduleFlush() {
-    guard !flushScheduled, let context else { return }
+    guard !flushScheduled, context != nil else { return }
     flushScheduled = true
-    context.eventLoop.assumeIsolated().execute { self.flushQueue() }
+    registry.flushes.add(self)
   }
 
-  private func flushQueue() {
+  /// Writes what the window's queue holds, as far as the socket takes it.
+  func flushQueue() {
     flushScheduled = false
     guard let context, let link, !closing else { return }
     while context.channel.isWritable {

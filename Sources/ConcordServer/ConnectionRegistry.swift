@@ -26,6 +26,8 @@ final class ConnectionRegistry: @unchecked Sendable {
   let timing: Timing
   /// How many actions each window may have unanswered.
   let writers = WriterShare()
+  /// The windows to write at the end of this turn of the loop.
+  let flushes: PendingFlushes
   private let eventLoop: any EventLoop
   private var links: [String: Connection] = [:]
   private var admitted = 0
@@ -36,6 +38,7 @@ final class ConnectionRegistry: @unchecked Sendable {
     self.timing = timing
     self.eventLoop = eventLoop
     self.logger = logger
+    flushes = PendingFlushes(eventLoop: eventLoop)
   }
 
   /// The peer of a Unix socket, as the kernel reports it; nobody (uid -1) when it cannot be read

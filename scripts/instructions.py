@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Instructions the release concordd spends, counted by callgrind: repeatable where wall-clock
+time on a shared 2-core machine is not. Compare a hot-path change by these before trusting
+wall-clock ratios.
+
+    scripts/bench.sh instructions                      # fan-out and action, the built daemon
+    scripts/bench.sh instructions fan-out --windows 500
+    scripts/bench.sh instructions action --against /tmp/concordd.before
+
+Two measures, each the difference between a short and a long run, so start-up, attaching and
+shutdown cancel out:
+
+  * action:  one window sends increments to the sample app's counter, one at a time, waiting for
+             each ack; instructions per action = (I(long) - I(short)) / (long - short).
+  * fan-out: W windows attached to the counter that never read, and a sender doing the same;
+             instructions per window per update = (I(W, long) - I(W, short)) / rounds / W, less
+             the action's own share (the same runs with no windows), so what is left is what one
+             more window costs an update.
+
+All threads are counted (the event loop and the commit thread). Valgrind runs the daemon slowly
+(about 50 times), so the sender paces itself; a run of fan-out takes about a minute.
+
+Valgrind 3.19 cannot read the DWARF 5 of a Swift 6 build ("unhandled dwarf2 abbrev form"), so
+the daemon is copied without its debug information (symbols stay, so callgrind_annotate names
+functions: --keep prints where the profiles are). It also writes into the signal mask a program
+passes to sigsuspend(2), which libdispatch keeps read-only: valgrind dies with SIGSEGV when the
+daemon's main thread parks. A one-function preload (valgrind-sigsuspend.c, built here) passes
+sigsuspend a writable copy.
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def prepare(binary, workdir, name):
+    """A copy of `binary` valgrind can read: symbols kept, debug information dropped."""
+    copy = os.path.join(workdir, name)
+    subprocess.run(["strip", "--strip-debug", "-o", copy, binary], check=True)
+    return copy
+
+
+def build_preload(workdir):
+    library = os.path.join(workdir, "valgrind-sigsuspend.so")
+    source = os.path.join(ROOT, "scripts", "valgrind-sigsuspend.c")
+    subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", library, source], check=True)
+    return library
+
+
+class Peer:
+    """One window of the wire protocol: hello, attach to the counter."""
+
+    def __init__(self, path):
+        self.socket = socket.socket(socket.AF_UNIX)
+        self.socket.connect(path)
+        self.socket.sendall(b'{"type":"hello","protocol":1}\n{"type":"attach","scope":"counter"}\n')
+        self.buffer = b""
+        self.read_past(b'"snapshot"')
+
+    def read_past(self, text):
+        while text not in self.buffer:
+            chunk = self.socket.recv(65536)
+            if not chunk:
+                raise SystemExit("the daemon closed a window")
+            self.buffer += chunk
+        self.buffer = self.buffer[self.buffer.index(text) + len(text):]
+
+
+def count(daemon, preload, workdir, windows, rounds, keep):
+    """Total instructions of one daemon run: `windows` idle windows, `rounds` acknowledged sends."""
+    run = tempfile.mkdtemp(prefix="run-", dir=workdir)
+    home = os.path.join(run, "home")
+    os.mkdir(home, 0o700)
+    profile = os.path.join(run, "callgrind.out")
+    environment = dict(os.environ, LD_PRELOAD=preload)
+    process = subprocess.Popen(
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", daemon, "--home", home, "--app", "sample"],
+        stdout=subprocess.DEVNULL, stderr=open(os.path.join(run, "valgrind.log"), "w"),
+        env=environment, start_new_session=True)
+    path = os.path.join(home, "concordd.sock")
+    deadline = time.time() + 180
+    while not os.path.exists(path):
+        if process.poll() is not None or time.time() > deadline:
+            raise SystemExit(f"the daemon under valgrind did not start; see {run}/valgrind.log")
+        time.sleep(0.2)
+    idle = [Peer(path) for _ in range(windows)]
+    sender = Peer(path)
+    for cseq in range(1, rounds + 1):
+        line = {"type": "send", "scope": "counter", "client": "instructions", "cseq": cseq, "action": {"increment": {}}}
+        sender.socket.sendall(json.dumps(line).encode() + b"\n")
+        sender.read_past(f'"cseq":{cseq}'.encode())
+        # Valgrind runs the loop about 50 times slower: the updates to idle windows finish
+        # being written before the next send, so every round costs the same.
+        time.sleep(0.05 if windows else 0.005)
+    time.sleep(1)
+    os.killpg(process.pid, signal.SIGTERM)
+    process.wait(180)
+    for peer in idle + [sender]:
+        peer.socket.close()
+    with open(profile) as lines:
+        for line in lines:
+            if line.startswith(("totals:", "summary:")):
+                if keep:
+                    print(f"    profile: {profile}", file=sys.stderr)
+                return int(line.split()[1])
+    raise SystemExit(f"no totals in {profile}")
+
+
+def per_action(daemon, preload, workdir, short, long, keep):
+    return (count(daemon, preload, workdir, 0, long, keep) - count(daemon, preload, workdir, 0, short, keep)) / (long - short)
+
+
+def per_window(daemon, preload, workdir, windows, short, long, keep):
+    with_windows = count(daemon, preload, workdir, windows, long, keep) - count(daemon, preload, workdir, windows, short, keep)
+    alone = count(daemon, preload, workdir, 0, long, keep) - count(daemon, preload, workdir, 0, short, keep)
+    return (with_windows - alone) / (long - short) / windows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("measure", nargs="?", choices=["fan-out", "action", "all"], default="all")
+    parser.add_argument("--daemon", default=os.path.join(ROOT, ".build", "release", "concordd"), help="the daemon to count (default: the release build)")
+    parser.add_argument("--against", help="a second daemon (an earlier build), counted in the same run")
+    parser.add_argument("--windows", type=int, default=500, help="idle windows for fan-out (default 500)")
+    parser.add_argument("--keep", action="store_true", help="keep the profiles and print where they are")
+    arguments = parser.parse_args()
+    for tool in ("valgrind", "gcc", "strip"):
+        if shutil.which(tool) is None:
+            raise SystemExit(f"{tool} is needed (scripts/bench.sh instructions installs it)")
+    workdir = tempfile.mkdtemp(prefix="concord-instructions-")
+    preload = build_preload(workdir)
+    daemons = [("daemon", arguments.daemon)] + ([("against", arguments.against)] if arguments.against else [])
+    copies = [(name, path, prepare(path, workdir, name)) for name, path in daemons]
+    for name, path, copy in copies:
+        print(f"{name}: {path}")
+        if arguments.measure in ("action", "all"):
+            print(f"  instructions per action (increment, one window): {per_action(copy, preload, workdir, 100, 600, arguments.keep):,.0f}")
+        if arguments.measure in ("fan-out", "all"):
+            value = per_window(copy, preload, workdir, arguments.windows, 20, 60, arguments.keep)
+            print(f"  instructions per window per update ({arguments.windows} idle windows): {value:,.0f}")
+    if not arguments.keep:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
