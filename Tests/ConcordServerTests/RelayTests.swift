@@ -1,5 +1,6 @@
 import ConcordClient
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -106,6 +107,90 @@ extension RelayTests {
   }
 }
 
+extension RelayTests {
+  /// A relay that takes the connection and then says nothing (stopped, or wedged) is given up on
+  /// after the wait, and no second relay or ssh is started beside it.
+  @Test func aRelayThatNeverAnswersIsGivenUpOnInTime() throws {
+    let laptop = try StandInSSH()
+    defer { laptop.remove() }
+    let environment = laptop.environment(serverHome: "/srv/concord")
+    let target = try SSHTarget(environment["CONCORD_HOST"]!)
+    let relay = try MuteRelay(at: RelayLink.socketPath(for: target, environment: environment), hangsUp: false)
+    defer { relay.stop() }
+
+    let started = Date()
+    #expect {
+      try RelayLink.open(to: target, greeting: Array(#"{"type":"hello","protocol":1}\#n"#.utf8), timeout: 1, environment: environment)
+    } throws: { error in
+      (error as? ClientError)?.description.contains("did not answer within 1 s") == true
+    }
+    #expect(Date().timeIntervalSince(started) < 5)
+    #expect(relay.accepted == 1)
+    #expect(laptop.logins == 0)
+  }
+
+  /// A relay that ends as a window comes (its last window left a minute ago) is tried once more;
+  /// when that ends too, `send` says so, exits 3 and keeps the action in the outbox.
+  @Test func aRelayThatEndsWithoutAnsweringIsTriedOnceMoreAndTheActionWaits() throws {
+    let laptop = try StandInSSH()
+    defer { laptop.remove() }
+    let environment = laptop.environment(serverHome: "/srv/concord")
+    let target = try SSHTarget(environment["CONCORD_HOST"]!)
+    let relay = try MuteRelay(at: RelayLink.socketPath(for: target, environment: environment), hangsUp: true)
+    defer { relay.stop() }
+
+    let sent = try ConcordCLI.runProgram(ConcordCLI.binary, ["send", "counter", "inc"], environment: environment)
+    #expect(sent.status == 3, "\(sent.output)\(sent.error)")
+    #expect(sent.error.contains("ended before the daemon answered"), "\(sent.error)")
+    #expect(sent.output.contains("queued as 1"), "\(sent.output)")
+    #expect(relay.accepted == 2, "the relay was tried \(relay.accepted) times")
+    #expect(laptop.logins == 0)
+  }
+}
+
+/// Something listening where this account's relay would, that never answers a window: it keeps
+/// each connection open without a word, or closes it at once (`hangsUp`).
+final class MuteRelay: Sendable {
+  private let listener: Int32
+  private let path: String
+  private let count = Mutex(0)
+
+  var accepted: Int { count.withLock { $0 } }
+
+  init(at path: String, hangsUp: Bool) throws {
+    self.path = path
+    try FileManager.default.createDirectory(
+      atPath: URL(filePath: path).deletingLastPathComponent().path, withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
+    listener = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    guard bound == 0, listen(listener, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
+    Thread { [self] in
+      var held: [Int32] = []
+      while true {
+        let peer = accept(listener, nil, nil)
+        guard peer >= 0 else { break }
+        count.withLock { $0 += 1 }
+        if hangsUp { close(peer) } else { held.append(peer) }
+      }
+      held.forEach { close($0) }
+    }.start()
+  }
+
+  func stop() {
+    shutdown(listener, Int32(SHUT_RDWR))
+    close(listener)
+    unlink(path)
+  }
+}
+
 /// A stand-in for `ssh` that runs the remote command here, counting its logins.
 struct StandInSSH {
   let directory: URL
@@ -126,9 +211,14 @@ struct StandInSSH {
 
   /// A laptop's environment whose host is `daemon`'s home, through this ssh.
   func environment(for daemon: DaemonProcess) -> [String: String] {
+    environment(serverHome: daemon.home.path)
+  }
+
+  /// A laptop's environment whose host is the daemon home `serverHome` on the stand-in server.
+  func environment(serverHome: String) -> [String: String] {
     ConcordCLI.environment(home: directory.appending(path: "laptop"), app: "sample").merging([
       "CONCORD_SSH_COMMAND": directory.appending(path: "ssh").path, "CONCORD_REMOTE_COMMAND": ConcordCLI.binary.path,
-      "XDG_RUNTIME_DIR": directory.path, "CONCORD_HOST": "ssh://tester@standin\(daemon.home.path)",
+      "XDG_RUNTIME_DIR": directory.path, "CONCORD_HOST": "ssh://tester@standin\(serverHome)",
     ]) { $1 }
   }
 
