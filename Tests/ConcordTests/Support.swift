@@ -11,8 +11,14 @@ final class Journal<Entry: Sendable>: Sendable {
 }
 
 /// Polls `condition` until it holds or a generous real-time deadline passes.
+///
+/// The deadline is for a condition that never comes, not a measure of speed: the test process
+/// runs every suite at once on a cooperative pool as wide as the machine has cores (two here),
+/// and tests that block a thread (waiting on a child process) can hold all of it for seconds.
+/// The task that makes the condition true waits for a thread like this poll does; with 5 s, a
+/// cancelled effect's catch once ran after the poll's last look (CI, a batch that took 74 s).
 func eventually(
-  timeout: Duration = .seconds(5), _ condition: @Sendable () async -> Bool
+  timeout: Duration = .seconds(30), _ condition: @Sendable () async -> Bool
 ) async -> Bool {
   let clock = ContinuousClock()
   let deadline = clock.now.advanced(by: timeout)
