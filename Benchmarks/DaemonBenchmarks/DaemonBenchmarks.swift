@@ -2,18 +2,35 @@ import DaemonDriving
 import Foundation
 
 /// The daemon's durable path against Redis (`appendfsync always`) and the C reference daemon,
-/// measured in one run so the ratios compare like with like.
-///
-///     scripts/bench.sh daemon [--quick] [--clients N]   # N clients only, instead of 1 and 16
-///     concord-daemon-bench --against SOCKET [--clients N]  # only the closed loops, against a running daemon
-///     scripts/bench.sh remote [--quick] [--rounds N]   # through OpenSSH beside the local socket
-///     concord-daemon-bench fan-out [--quick]            # one update to 100 and 1,000 windows, alone
-///     concord-daemon-bench boot [--entries N] [--distinct] [--keep DIR]
-///                                   # boot, verify and state on an N-entry log, alone; --keep leaves
-///                                   # the home (log and key, no snapshot) in DIR, to profile a replay
+/// measured in one run so the ratios compare like with like; the other measures are in
+/// ``DaemonBenchmarks/usage``, which `--help` prints.
 @main
 struct DaemonBenchmarks {
+  static let usage = """
+    concordd's benchmarks, release build (scripts/bench.sh builds it and installs what they need):
+
+      scripts/bench.sh daemon [--quick] [--clients N]
+          concordd against Redis (appendfsync always) and the C reference daemon, 1 and 16
+          clients (or N), then the fan-out and the boot below: about 3 minutes
+      concord-daemon-bench --against SOCKET [--clients N]
+          only the closed loops, against a daemon already running on SOCKET
+      scripts/bench.sh remote [--quick] [--rounds N]
+          windows through OpenSSH (a real sshd on loopback) beside the local socket
+      concord-daemon-bench fan-out [--quick]
+          one update to 100 and to 1,000 windows, alone: about 15 seconds
+      concord-daemon-bench boot [--entries N] [--distinct] [--keep DIR]
+          boot, `log verify` and `state --at` on an N-entry log without a snapshot (default
+          1,000,000; --distinct gives every entry its own text); --keep leaves the home (log and
+          key) in DIR, to profile a replay
+
+    The daemon measured is the concordd beside this program.
+    """
+
   static func main() throws {
+    if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
+      print(usage)
+      return
+    }
     let quick = CommandLine.arguments.contains("--quick")
     let seconds = quick ? 2.0 : 5.0
     let directory = URL(filePath: "/tmp/cdbench-\(UUID().uuidString.prefix(8))")
@@ -26,11 +43,18 @@ struct DaemonBenchmarks {
       let daemon = try DaemonUnderTest(home: home, outputIn: directory)
       defer { daemon.stop() }
       try daemon.waitUntilServing()
+      if CommandLine.arguments.contains("--after-load") {
+        for count in [1, 16] { _ = try closedLoop(path: daemon.socketPath, clients: count, seconds: seconds, run: "c\(count)") }
+      }
       for (windows, rounds) in [(100, quick ? 200 : 1000), (1_000, quick ? 100 : 300)] {
         let fan = try fanOut(path: daemon.socketPath, windows: windows, rounds: rounds, run: "fan\(windows)")
         print("update to \(windows.formatted()) windows, send → last window: p50 \(micro(fan.toAll.percentile(0.5))),"
           + " p99 \(micro(fan.toAll.percentile(0.99))), max \(micro(Double(fan.toAll.latencies.max() ?? 0) / 1000))"
           + " (ack p50 \(micro(fan.ack.percentile(0.5))))")
+        // Whether a slow round was slow to commit (its ack late too) or slow to write.
+        let slowest = fan.toAll.latencies.indices.sorted { fan.toAll.latencies[$0] > fan.toAll.latencies[$1] }.prefix(5)
+        print("  slowest rounds, last window (its ack): "
+          + slowest.map { "#\($0 + 1) \(micro(Double(fan.toAll.latencies[$0]) / 1000)) (\(micro(Double(fan.ack.latencies[$0]) / 1000)))" }.joined(separator: ", "))
       }
       return
     }
