@@ -16,8 +16,9 @@ struct DaemonBenchmarks {
           only the closed loops, against a daemon already running on SOCKET
       scripts/bench.sh remote [--quick] [--rounds N]
           windows through OpenSSH (a real sshd on loopback) beside the local socket
-      concord-daemon-bench fan-out [--quick]
-          one update to 100 and to 1,000 windows, alone: about 15 seconds
+      concord-daemon-bench fan-out [--quick] [--after-load]
+          one update to 100 and to 1,000 windows, alone (or after the closed loops of 1 and 16
+          clients on the same daemon, as in the full run): about 15 seconds
       concord-daemon-bench boot [--entries N] [--distinct] [--keep DIR]
           boot, `log verify` and `state --at` on an N-entry log without a snapshot (default
           1,000,000; --distinct gives every entry its own text); --keep leaves the home (log and
