@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// Connecting to the daemon's Unix socket: the one piece every peer (the CLI, the benchmark,
-/// the tests' raw peers) needs before speaking the protocol.
+/// Unix sockets: connecting to the daemon's (the one piece every peer — the CLI, the
+/// benchmark, the tests' raw peers — needs before speaking the protocol), and listening on the
+/// relay's.
 ///
 /// ```swift
 /// let fd = try UnixSocket.connect(to: ConcordHome.resolve().socket.path)
@@ -14,14 +15,10 @@ public enum UnixSocket {
   public static func connect(to path: String) throws(ClientError) -> Int32 {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw .unreachable(String(cString: strerror(errno))) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+    guard var address = address(of: path) else {
       Glibc.close(fd)
       throw .unreachable("the socket path is too long: \(path)")
     }
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
     let result = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
@@ -31,6 +28,41 @@ public enum UnixSocket {
       throw .unreachable(reason)
     }
     return fd
+  }
+
+  /// A listening stream socket at `path` (close-on-exec), born readable and writable by this
+  /// account alone (0600): no moment where another could connect. Whatever was at `path` is
+  /// removed first. Throws why not, in words.
+  ///
+  /// ```swift
+  /// let listener = try UnixSocket.listen(at: socketPath, backlog: 64)
+  /// ```
+  public static func listen(at path: String, backlog: Int32) throws(ClientError) -> Int32 {
+    guard var address = address(of: path) else { throw .local("the socket path is too long: \(path)") }
+    unlink(path)
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw .local("a socket could not be made: \(String(cString: strerror(errno)))") }
+    let mask = umask(0o177)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    umask(mask)
+    guard bound == 0, Glibc.listen(fd, backlog) == 0 else {
+      let reason = String(cString: strerror(errno))
+      Glibc.close(fd)
+      throw .local("no socket could be made at \(path): \(reason)")
+    }
+    return fd
+  }
+
+  /// The address of the socket at `path`; nil when the path is too long for one.
+  private static func address(of path: String) -> sockaddr_un? {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+    return address
   }
 
   /// The account at the other end of a connected Unix socket, as the kernel reports it

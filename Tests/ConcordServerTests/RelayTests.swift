@@ -162,16 +162,7 @@ final class MuteRelay: Sendable {
     try FileManager.default.createDirectory(
       atPath: URL(filePath: path).deletingLastPathComponent().path, withIntermediateDirectories: true,
       attributes: [.posixPermissions: 0o700])
-    listener = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-    }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    guard bound == 0, listen(listener, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
+    listener = try UnixSocket.listen(at: path, backlog: 8)
     Thread { [self] in
       var held: [Int32] = []
       while true {

@@ -125,27 +125,14 @@ public struct RelayServer {
 
   /// The socket windows connect to, made this account's alone before anyone can connect.
   private func listen() throws(ClientError) -> Int32 {
-    unlink(socketPath)
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(socketPath.utf8)
-    guard fd >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-      throw .local("the relay's socket cannot be made at \(socketPath)")
+    let fd: Int32
+    do {
+      fd = try UnixSocket.listen(at: socketPath, backlog: 64)
+    } catch {
+      throw .local("the relay's socket cannot be made: \(error.description)")
     }
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-    let mask = umask(0o177)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    umask(mask)
     // Accepted until none waits: the listener never blocks.
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    guard bound == 0, Glibc.listen(fd, 64) == 0 else {
-      let reason = String(cString: strerror(errno))
-      Glibc.close(fd)
-      throw .local("the relay's socket cannot be made at \(socketPath): \(reason)")
-    }
     return fd
   }
 
