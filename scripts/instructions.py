@@ -6,12 +6,15 @@ wall-clock ratios.
     scripts/bench.sh instructions                      # fan-out and action, the built daemon
     scripts/bench.sh instructions fan-out --windows 500
     scripts/bench.sh instructions action --against /tmp/concordd.before
+    scripts/bench.sh instructions workspace            # editCard on a 100-card board
 
 Two measures, each the difference between a short and a long run, so start-up, attaching and
 shutdown cancel out:
 
   * action:  one window sends increments to the sample app's counter, one at a time, waiting for
              each ack; instructions per action = (I(long) - I(short)) / (long - short).
+  * workspace: the same for Workspace's `editCard`, on a board of 100 cards the sender watches,
+             each edit retitling one card: what a team's board costs the daemon an action.
   * fan-out: W windows attached to the counter that never read, and a sender doing the same;
              instructions per window per update = (I(W, long) - I(W, short)) / rounds / W, less
              the action's own share (the same runs with no windows), so what is left is what one
@@ -56,12 +59,12 @@ def build_preload(workdir):
 
 
 class Peer:
-    """One window of the wire protocol: hello, attach to the counter."""
+    """One window of the wire protocol: hello, attach to `scope`."""
 
-    def __init__(self, path):
+    def __init__(self, path, scope="counter"):
         self.socket = socket.socket(socket.AF_UNIX)
         self.socket.connect(path)
-        self.socket.sendall(b'{"type":"hello","protocol":1}\n{"type":"attach","scope":"counter"}\n')
+        self.socket.sendall(b'{"type":"hello","protocol":1}\n' + json.dumps({"type": "attach", "scope": scope}).encode() + b"\n")
         self.buffer = b""
         self.read_past(b'"snapshot"')
 
@@ -74,15 +77,28 @@ class Peer:
         self.buffer = self.buffer[self.buffer.index(text) + len(text):]
 
 
-def count(daemon, preload, workdir, windows, rounds, keep):
-    """Total instructions of one daemon run: `windows` idle windows, `rounds` acknowledged sends."""
+def increment(_):
+    return "counter", {"increment": {}}
+
+
+def edit_card(number):
+    return "board", {"editCard": {"id": number % 100 + 1, "title": f"card {number}"}}
+
+
+def add_card(number):
+    return "board", {"addCard": {"title": f"card {number}", "column": "todo"}}
+
+
+def count(daemon, preload, workdir, windows, rounds, keep, app="sample", setup=0, action=increment):
+    """Total instructions of one daemon run: `windows` idle windows; `setup` actions made first
+    (Workspace's cards), then `rounds` acknowledged sends of `action`."""
     run = tempfile.mkdtemp(prefix="run-", dir=workdir)
     home = os.path.join(run, "home")
     os.mkdir(home, 0o700)
     profile = os.path.join(run, "callgrind.out")
     environment = dict(os.environ, LD_PRELOAD=preload)
     process = subprocess.Popen(
-        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", daemon, "--home", home, "--app", "sample"],
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", daemon, "--home", home, "--app", app],
         stdout=subprocess.DEVNULL, stderr=open(os.path.join(run, "valgrind.log"), "w"),
         env=environment, start_new_session=True)
     path = os.path.join(home, "concordd.sock")
@@ -92,9 +108,10 @@ def count(daemon, preload, workdir, windows, rounds, keep):
             raise SystemExit(f"the daemon under valgrind did not start; see {run}/valgrind.log")
         time.sleep(0.2)
     idle = [Peer(path) for _ in range(windows)]
-    sender = Peer(path)
-    for cseq in range(1, rounds + 1):
-        line = {"type": "send", "scope": "counter", "client": "instructions", "cseq": cseq, "action": {"increment": {}}}
+    sender = Peer(path, "counter" if app == "sample" else "board")
+    for cseq in range(1, setup + rounds + 1):
+        scope, body = add_card(cseq) if cseq <= setup else action(cseq)
+        line = {"type": "send", "scope": scope, "client": "instructions", "cseq": cseq, "action": body}
         sender.socket.sendall(json.dumps(line).encode() + b"\n")
         sender.read_past(f'"cseq":{cseq}'.encode())
         # Valgrind runs the loop about 50 times slower: the updates to idle windows finish
@@ -118,6 +135,12 @@ def per_action(daemon, preload, workdir, short, long, keep):
     return (count(daemon, preload, workdir, 0, long, keep) - count(daemon, preload, workdir, 0, short, keep)) / (long - short)
 
 
+def per_edit(daemon, preload, workdir, short, long, keep):
+    def run(rounds):
+        return count(daemon, preload, workdir, 0, rounds, keep, app="workspace", setup=100, action=edit_card)
+    return (run(long) - run(short)) / (long - short)
+
+
 def per_window(daemon, preload, workdir, windows, short, long, keep):
     with_windows = count(daemon, preload, workdir, windows, long, keep) - count(daemon, preload, workdir, windows, short, keep)
     alone = count(daemon, preload, workdir, 0, long, keep) - count(daemon, preload, workdir, 0, short, keep)
@@ -126,7 +149,7 @@ def per_window(daemon, preload, workdir, windows, short, long, keep):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("measure", nargs="?", choices=["fan-out", "action", "all"], default="all")
+    parser.add_argument("measure", nargs="?", choices=["fan-out", "action", "workspace", "all"], default="all")
     parser.add_argument("--daemon", default=os.path.join(ROOT, ".build", "release", "concordd"), help="the daemon to count (default: the release build)")
     parser.add_argument("--against", help="a second daemon (an earlier build), counted in the same run")
     parser.add_argument("--windows", type=int, default=500, help="idle windows for fan-out (default 500)")
@@ -143,6 +166,8 @@ def main():
         print(f"{name}: {path}")
         if arguments.measure in ("action", "all"):
             print(f"  instructions per action (increment, one window): {per_action(copy, preload, workdir, 100, 600, arguments.keep):,.0f}")
+        if arguments.measure in ("workspace", "all"):
+            print(f"  instructions per Workspace editCard (100-card board, watched): {per_edit(copy, preload, workdir, 20, 120, arguments.keep):,.0f}")
         if arguments.measure in ("fan-out", "all"):
             value = per_window(copy, preload, workdir, arguments.windows, 20, 60, arguments.keep)
             print(f"  instructions per window per update ({arguments.windows} idle windows): {value:,.0f}")

@@ -26,8 +26,9 @@ package struct ProjectedState: Sendable {
   }
 
   /// The state as JSON, with the size of its text: what a whole-state `reset` would cost.
-  package func json() throws -> (json: JSONValue, bytes: Int) {
-    let json = try projection.json()
+  /// `memo` keeps the JSON of its ``MemoizedEncodable`` elements from one encode to the next.
+  package func json(memo: EncodeMemo? = nil) throws -> (json: JSONValue, bytes: Int) {
+    let json = try projection.json(memo: memo)
     return (json, json.jsonTextByteCount)
   }
 
@@ -47,7 +48,7 @@ package struct ProjectedState: Sendable {
 private class AnyProjection: @unchecked Sendable {
   // @unchecked: immutable; the subclass holds one Sendable value.
   func hasSameValue(as other: AnyProjection) -> Bool { fatalError("abstract") }
-  func json() throws -> JSONValue { fatalError("abstract") }
+  func json(memo: EncodeMemo?) throws -> JSONValue { fatalError("abstract") }
 }
 
 private final class Projection<Child: Encodable & Equatable & Sendable>: AnyProjection, @unchecked Sendable {
@@ -60,5 +61,7 @@ private final class Projection<Child: Encodable & Equatable & Sendable>: AnyProj
     return other.child == child
   }
 
-  override func json() throws -> JSONValue { try JSONValue(encoding: child) }
+  override func json(memo: EncodeMemo?) throws -> JSONValue {
+    if let memo { try JSONValue(encoding: child, memo: memo) } else { try JSONValue(encoding: child) }
+  }
 }

@@ -14,13 +14,14 @@ import Foundation
 /// try JSONValueEncoder.encode(["b": 2, "a": 1])   // .object(["a": .integer(1), "b": .integer(2)])
 /// ```
 enum JSONValueEncoder {
-  static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-    try encode(value, at: nil)
+  static func encode<T: Encodable>(_ value: T, memo: EncodeMemo? = nil) throws -> JSONValue {
+    try encode(value, at: nil, memo: memo)
   }
 
-  /// `value` as JSON: the shared rule of every container. `path` leads to it, for errors.
+  /// `value` as JSON: the shared rule of every container. `path` leads to it, for errors; `memo`
+  /// keeps the JSON of ``MemoizedEncodable`` values, and gives it again for equal ones.
   /// (Types are compared rather than cast: a cast for each of them would cost every value.)
-  fileprivate static func encode<T: Encodable>(_ value: T, at path: CodingPathNode?) throws -> JSONValue {
+  fileprivate static func encode<T: Encodable>(_ value: T, at path: CodingPathNode?, memo: EncodeMemo?) throws -> JSONValue {
     if T.self == JSONValue.self { return value as! JSONValue }
     if T.self == Date.self {
       let date = value as! Date
@@ -34,7 +35,24 @@ enum JSONValueEncoder {
     if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
     if T.self == URL.self { return .string((value as! URL).absoluteString) }
     if T.self == Decimal.self { return try JSONParser.parse(Array((value as! Decimal).description.utf8)) }
-    let encoder = ValueEncoder(path: path)
+    // Only where a memo is given (the daemon's scopes) does a value pay for this cast.
+    if let memo, let memoized = value as? any MemoizedEncodable {
+      return try encode(memoized, at: path, keptIn: memo)
+    }
+    return try encodeFields(of: value, at: path, memo: memo)
+  }
+
+  /// A ``MemoizedEncodable`` value: its JSON kept in `memo` while it is equal to the value kept.
+  private static func encode<T: MemoizedEncodable>(_ value: T, at path: CodingPathNode?, keptIn memo: EncodeMemo) throws -> JSONValue {
+    if let json = memo.json(for: value) { return json }
+    let json = try encodeFields(of: value, at: path, memo: memo)
+    memo.keep(json, for: value)
+    return json
+  }
+
+  /// `value` as JSON, through its `encode(to:)`.
+  private static func encodeFields<T: Encodable>(of value: T, at path: CodingPathNode?, memo: EncodeMemo?) throws -> JSONValue {
+    let encoder = ValueEncoder(path: path, memo: memo)
     try value.encode(to: encoder)
     if path == nil, case .empty = encoder.box.content {
       throw EncodingError.invalidValue(value, EncodingError.Context(codingPath: [], debugDescription: "\(T.self) encoded no value"))
@@ -176,30 +194,33 @@ private struct IndexKey: CodingKey {
 private final class ValueEncoder: Encoder {
   let box: Box
   let path: CodingPathNode?
+  let memo: EncodeMemo?
   var codingPath: [any CodingKey] { path.codingPath }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(path: CodingPathNode?, box: Box = Box()) {
+  init(path: CodingPathNode?, memo: EncodeMemo?, box: Box = Box()) {
     self.path = path
+    self.memo = memo
     self.box = box
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     box.makeObject()
-    return KeyedEncodingContainer(Keyed<Key>(box: box, path: path))
+    return KeyedEncodingContainer(Keyed<Key>(box: box, path: path, memo: memo))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
     box.makeArray()
-    return Unkeyed(box: box, path: path)
+    return Unkeyed(box: box, path: path, memo: memo)
   }
 
-  func singleValueContainer() -> any SingleValueEncodingContainer { Single(box: box, path: path) }
+  func singleValueContainer() -> any SingleValueEncodingContainer { Single(box: box, path: path, memo: memo) }
 }
 
 private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let box: Box
   let path: CodingPathNode?
+  let memo: EncodeMemo?
   var codingPath: [any CodingKey] { path.codingPath }
 
   private func set(_ value: JSONValue, _ key: Key) { box.set(value, forKey: key.stringValue) }
@@ -225,24 +246,24 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.integer(Int64(value)), key) }
   mutating func encode(_ value: UInt64, forKey key: Key) throws { set(.unsigned(value), key) }
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    set(try JSONValueEncoder.encode(value, at: child(key)), key)
+    set(try JSONValueEncoder.encode(value, at: child(key), memo: memo), key)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
     -> KeyedEncodingContainer<NestedKey>
   {
-    ValueEncoder(path: child(key), box: box.nested(forKey: key.stringValue)).container(keyedBy: keyType)
+    ValueEncoder(path: child(key), memo: memo, box: box.nested(forKey: key.stringValue)).container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-    ValueEncoder(path: child(key), box: box.nested(forKey: key.stringValue)).unkeyedContainer()
+    ValueEncoder(path: child(key), memo: memo, box: box.nested(forKey: key.stringValue)).unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder { superEncoder(named: IndexKey.superKey) }
   mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(named: key) }
 
   private func superEncoder(named key: any CodingKey) -> any Encoder {
-    ValueEncoder(path: CodingPathNode(key, parent: path), box: box.nested(forKey: key.stringValue))
+    ValueEncoder(path: CodingPathNode(key, parent: path), memo: memo, box: box.nested(forKey: key.stringValue))
   }
 }
 
@@ -251,6 +272,7 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
 private protocol ValueWriting {
   /// Where the value being written goes, for errors.
   var valuePath: CodingPathNode? { get }
+  var memo: EncodeMemo? { get }
   func write(_ value: JSONValue)
 }
 
@@ -272,12 +294,13 @@ extension ValueWriting {
   mutating func encode(_ value: UInt16) throws { write(.integer(Int64(value))) }
   mutating func encode(_ value: UInt32) throws { write(.integer(Int64(value))) }
   mutating func encode(_ value: UInt64) throws { write(.unsigned(value)) }
-  mutating func encode<T: Encodable>(_ value: T) throws { write(try JSONValueEncoder.encode(value, at: valuePath)) }
+  mutating func encode<T: Encodable>(_ value: T) throws { write(try JSONValueEncoder.encode(value, at: valuePath, memo: memo)) }
 }
 
 private struct Unkeyed: UnkeyedEncodingContainer, ValueWriting {
   let box: Box
   let path: CodingPathNode?
+  let memo: EncodeMemo?
   var codingPath: [any CodingKey] { path.codingPath }
   var count: Int { box.count }
 
@@ -286,23 +309,24 @@ private struct Unkeyed: UnkeyedEncodingContainer, ValueWriting {
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
     let path = valuePath
-    return ValueEncoder(path: path, box: box.nestedElement()).container(keyedBy: keyType)
+    return ValueEncoder(path: path, memo: memo, box: box.nestedElement()).container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let path = valuePath
-    return ValueEncoder(path: path, box: box.nestedElement()).unkeyedContainer()
+    return ValueEncoder(path: path, memo: memo, box: box.nestedElement()).unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
     let path = valuePath
-    return ValueEncoder(path: path, box: box.nestedElement())
+    return ValueEncoder(path: path, memo: memo, box: box.nestedElement())
   }
 }
 
 private struct Single: SingleValueEncodingContainer, ValueWriting {
   let box: Box
   let path: CodingPathNode?
+  let memo: EncodeMemo?
   var codingPath: [any CodingKey] { path.codingPath }
 
   var valuePath: CodingPathNode? { path }

@@ -147,7 +147,7 @@ extension DaemonHost {
         if let fitting = fittingStates[name], projected.hasSameValue(as: fitting.projected) {
           fitting.encoded
         } else {
-          try projected.json()
+          try projected.json(memo: encodeMemo)
         }
       if !scopesShowingNull.isEmpty, scopesShowingNull.remove(name) != nil {
         logger.notice("the state of \(name) can be encoded again")

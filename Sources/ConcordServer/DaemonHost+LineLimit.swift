@@ -33,13 +33,13 @@ extension DaemonHost {
   ) -> String? {
     guard let projected = project(state), !projected.hasSameValue(as: fittingStates[name]?.projected) else { return nil }
     // A state that cannot be encoded is shown as null (`encodedState`): that fits.
-    guard let encoded = try? projected.json() else { return nil }
+    guard let encoded = try? projected.json(memo: encodeMemo) else { return nil }
     let limit = WireLimits.maximumStateBytes(scope: name)
     if encoded.bytes <= limit {
       fittingStates[name] = FittingState(projected: projected, encoded: encoded)
       return nil
     }
-    if let earlier = try? project(before)?.json(), earlier.bytes >= encoded.bytes { return nil }
+    if let earlier = try? project(before)?.json(memo: encodeMemo), earlier.bytes >= encoded.bytes { return nil }
     return "this would make the state of \(name) \(encoded.bytes.grouped) bytes, more than one line to a window can carry (\(limit.grouped)); make it smaller first"
   }
 }

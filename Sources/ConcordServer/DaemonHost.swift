@@ -48,6 +48,9 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// The last state of each scope that was found to fit in a line
   /// (``scopeTooLargeToSend(_:before:)``).
   var fittingStates: [String: FittingState] = [:]
+  /// The JSON of the app's ``MemoizedEncodable`` elements (a board's cards), kept from one
+  /// encode of a scope to the next: an action changes one card, not a hundred.
+  let encodeMemo = EncodeMemo()
   /// Reduced, waiting for the next commit.
   var pending: [Pending] = []
   /// Who waits for the answer to each `(client, cseq)` reduced but not yet committed, and the

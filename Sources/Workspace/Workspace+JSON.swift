@@ -89,3 +89,10 @@ extension Workspace {
     }
   }
 }
+
+// The daemon encodes a changed scope's whole state after every action; an action changes one
+// card, column or message, and the others' JSON is taken from the last encode (`EncodeMemo`).
+// Their `==` is the compiler's, over every stored property, so equal values encode alike.
+extension Card: MemoizedEncodable {}
+extension ColumnView: MemoizedEncodable {}
+extension Message: MemoizedEncodable {}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// A value whose JSON an ``EncodeMemo`` may keep, by its type and id, while the value stays
+/// equal: an element of a large state that changes one element at a time (a card of a board, a
+/// message of a channel).
+///
+/// Equal values must encode alike, as they do when `==` compares every stored property (what
+/// the compiler derives) and `encode(to:)` reads nothing but them.
+public protocol MemoizedEncodable: Encodable, Equatable, Identifiable {}
+
+/// JSON encoded before, by type and id, each with the value it was encoded from: the next
+/// encode of an equal value takes the JSON kept instead of encoding it again
+/// (``JSONValue/init(encoding:memo:)``).
+///
+/// The daemon encodes a changed scope's whole state after every action (to hold it to the line
+/// limit, and to diff it for the windows); an edit of one card leaves the others as they were,
+/// and their JSON kept here is the very storage the last state's was, which a diff then passes
+/// over at once. At most `capacity` values are kept: past that the memo starts afresh.
+///
+/// ```swift
+/// let memo = EncodeMemo()
+/// let board = try JSONValue(encoding: state.board, memo: memo)   // every card encoded
+/// let next = try JSONValue(encoding: edited.board, memo: memo)   // only the edited card
+/// ```
+public final class EncodeMemo: @unchecked Sendable {
+  // @unchecked: every access to `entries` holds `lock`.
+  private let lock = NSLock()
+  private var entries: [Key: (value: Any, json: JSONValue)] = [:]
+  private let capacity: Int
+
+  private struct Key: Hashable {
+    let type: ObjectIdentifier
+    let id: AnyHashable
+  }
+
+  public init(capacity: Int = 50_000) {
+    self.capacity = capacity
+  }
+
+  /// How many values are kept.
+  public var count: Int { lock.withLock { entries.count } }
+
+  func json<T: MemoizedEncodable>(for value: T) -> JSONValue? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let entry = entries[Key(type: ObjectIdentifier(T.self), id: AnyHashable(value.id))],
+      let kept = entry.value as? T, kept == value
+    else { return nil }
+    return entry.json
+  }
+
+  func keep<T: MemoizedEncodable>(_ json: JSONValue, for value: T) {
+    lock.lock()
+    defer { lock.unlock() }
+    if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+    entries[Key(type: ObjectIdentifier(T.self), id: AnyHashable(value.id))] = (value, json)
+  }
+}
