@@ -49,8 +49,10 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// (``scopeTooLargeToSend(_:before:)``).
   var fittingStates: [String: FittingState] = [:]
   /// The JSON of the app's ``MemoizedEncodable`` elements (a board's cards), kept from one
-  /// encode of a scope to the next: an action changes one card, not a hundred.
-  let encodeMemo = EncodeMemo()
+  /// encode of a scope to the next: an action changes one card, not a hundred. Kept for the
+  /// daemon's life, and elements come and go (a channel's messages): at most 20,000, some
+  /// tens of MiB at worst, then it starts afresh.
+  let encodeMemo = EncodeMemo(capacity: 20_000)
   /// Reduced, waiting for the next commit.
   var pending: [Pending] = []
   /// Who waits for the answer to each `(client, cseq)` reduced but not yet committed, and the
