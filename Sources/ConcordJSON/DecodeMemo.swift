@@ -17,32 +17,19 @@ public protocol MemoizedDecodable: Decodable {}
 /// let board = try json.decode(BoardView.self, memo: memo)   // every card decoded
 /// let next = try changed.decode(BoardView.self, memo: memo) // only the card that changed
 /// ```
-public final class DecodeMemo: @unchecked Sendable {
-  // @unchecked: every access to `entries` holds `lock`.
-  private let lock = NSLock()
-  private var entries: [Key: (json: [String: JSONValue], value: Any)] = [:]
-  private let capacity: Int
-
-  private struct Key: Hashable {
-    let type: ObjectIdentifier
-    let id: JSONValue
-  }
+public final class DecodeMemo: Sendable {
+  private let table: MemoTable<JSONValue, (json: [String: JSONValue], value: Any)>
 
   public init(capacity: Int = 50_000) {
-    self.capacity = capacity
+    table = MemoTable(capacity: capacity)
   }
 
   func value<T>(of type: T.Type, id: JSONValue, decodedFrom json: [String: JSONValue]) -> T? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let entry = entries[Key(type: ObjectIdentifier(type), id: id)], entry.json == json else { return nil }
+    guard let entry = table.entry(type: type, id: id), entry.json == json else { return nil }
     return entry.value as? T
   }
 
   func keep<T>(_ value: T, id: JSONValue, decodedFrom json: [String: JSONValue]) {
-    lock.lock()
-    defer { lock.unlock() }
-    if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-    entries[Key(type: ObjectIdentifier(T.self), id: id)] = (json, value)
+    table.keep((json, value), type: T.self, id: id)
   }
 }

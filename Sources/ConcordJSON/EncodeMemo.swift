@@ -22,37 +22,24 @@ public protocol MemoizedEncodable: Encodable, Equatable, Identifiable {}
 /// let board = try JSONValue(encoding: state.board, memo: memo)   // every card encoded
 /// let next = try JSONValue(encoding: edited.board, memo: memo)   // only the edited card
 /// ```
-public final class EncodeMemo: @unchecked Sendable {
-  // @unchecked: every access to `entries` holds `lock`.
-  private let lock = NSLock()
-  private var entries: [Key: (value: Any, json: JSONValue)] = [:]
-  private let capacity: Int
-
-  private struct Key: Hashable {
-    let type: ObjectIdentifier
-    let id: AnyHashable
-  }
+public final class EncodeMemo: Sendable {
+  private let table: MemoTable<AnyHashable, (value: Any, json: JSONValue)>
 
   public init(capacity: Int = 50_000) {
-    self.capacity = capacity
+    table = MemoTable(capacity: capacity)
   }
 
   /// How many values are kept.
-  public var count: Int { lock.withLock { entries.count } }
+  public var count: Int { table.count }
 
   func json<T: MemoizedEncodable>(for value: T) -> JSONValue? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let entry = entries[Key(type: ObjectIdentifier(T.self), id: AnyHashable(value.id))],
-      let kept = entry.value as? T, kept == value
-    else { return nil }
+    guard let entry = table.entry(type: T.self, id: AnyHashable(value.id)), let kept = entry.value as? T, kept == value else {
+      return nil
+    }
     return entry.json
   }
 
   func keep<T: MemoizedEncodable>(_ json: JSONValue, for value: T) {
-    lock.lock()
-    defer { lock.unlock() }
-    if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-    entries[Key(type: ObjectIdentifier(T.self), id: AnyHashable(value.id))] = (value, json)
+    table.keep((value, json), type: T.self, id: AnyHashable(value.id))
   }
 }
