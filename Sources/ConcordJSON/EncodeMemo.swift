@@ -1,12 +1,25 @@
 import Foundation
 
-/// A value whose JSON an ``EncodeMemo`` may keep, by its type and id, while the value stays
-/// equal: an element of a large state that changes one element at a time (a card of a board, a
-/// message of a channel).
+/// A value whose JSON an ``EncodeMemo`` may keep, by its type and ``memoKey``, while the value
+/// stays equal: an element of a large state that changes one element at a time (a card of a
+/// board, a message of a channel, a line of a feed).
 ///
 /// Equal values must encode alike, as they do when `==` compares every stored property (what
 /// the compiler derives) and `encode(to:)` reads nothing but them.
-public protocol MemoizedEncodable: Encodable, Equatable, Identifiable {}
+///
+/// ```swift
+/// extension Card: MemoizedEncodable {}                                   // filed by its id
+/// extension FeedLine: MemoizedEncodable { var memoKey: Self { self } }   // no id: by itself
+/// ```
+public protocol MemoizedEncodable: Encodable, Equatable {
+  associatedtype MemoKey: Hashable
+  /// What the value's JSON is filed under: its id, for a value that has one.
+  var memoKey: MemoKey { get }
+}
+
+extension MemoizedEncodable where Self: Identifiable {
+  public var memoKey: ID { id }
+}
 
 /// JSON encoded before, by type and id, each with the value it was encoded from: the next
 /// encode of an equal value takes the JSON kept instead of encoding it again
@@ -33,13 +46,13 @@ public final class EncodeMemo: Sendable {
   public var count: Int { table.count }
 
   func json<T: MemoizedEncodable>(for value: T) -> JSONValue? {
-    guard let entry = table.entry(type: T.self, id: AnyHashable(value.id)), let kept = entry.value as? T, kept == value else {
+    guard let entry = table.entry(type: T.self, id: AnyHashable(value.memoKey)), let kept = entry.value as? T, kept == value else {
       return nil
     }
     return entry.json
   }
 
   func keep<T: MemoizedEncodable>(_ json: JSONValue, for value: T) {
-    table.keep((value, json), type: T.self, id: AnyHashable(value.id))
+    table.keep((value, json), type: T.self, id: AnyHashable(value.memoKey))
   }
 }

@@ -19,7 +19,7 @@ public struct Activity: Codable, Equatable, Sendable {
 
 /// One line of the feed. Dates stay dates (not text), so each window shows them in its own
 /// time zone.
-public struct ActivityItem: Codable, Equatable, Sendable {
+public struct ActivityItem: Codable, Hashable, Sendable {
   /// When it happened; nil for the app's own doings, such as a reminder.
   public var at: Date?
   /// Who did it; nil for the app itself.

@@ -13,7 +13,7 @@ import Testing
   /// How many times a `Card` was encoded, by every test of this suite (they run one at a time).
   static let encodes = Mutex(0)
 
-  struct Card: MemoizedEncodable {
+  struct Card: MemoizedEncodable, Identifiable {
     var id: Int
     var title: String
     var done: Bool
@@ -32,10 +32,18 @@ import Testing
     }
   }
 
+  /// A value with no id, filed by itself (a line of a feed).
+  struct Line: MemoizedEncodable, Hashable {
+    var at: Date?
+    var text: String
+    var memoKey: Line { self }
+  }
+
   struct Board: Encodable {
     var cards: [Card]
     var columns: [String: [Card]]
     var pinned: Card?
+    var feed: [Line] = []
   }
 
   static let texts = [
@@ -92,6 +100,9 @@ import Testing
         case 4 where !board.cards.isEmpty:
           let card = board.cards[random.int(0...board.cards.count - 1)]
           board.columns[random.pick(["todo", "doing", "done"]), default: []].append(card)
+        case 5 where random.chance(50):
+          board.feed.append(Line(at: random.chance(50) ? Date(timeIntervalSince1970: Double(random.int(0...99))) : nil, text: random.pick(Self.texts)))
+          if board.feed.count > 6 { board.feed.removeFirst() }
         default:
           board.pinned = random.chance(50) && !board.cards.isEmpty ? random.pick(board.cards) : Self.card(id: 99, &random)
         }
