@@ -7,6 +7,7 @@ wall-clock ratios.
     scripts/bench.sh instructions fan-out --windows 500
     scripts/bench.sh instructions action --against /tmp/concordd.before
     scripts/bench.sh instructions workspace            # editCard on a 100-card board
+    scripts/bench.sh instructions chat                 # a message to one of two busy channels
 
 Two measures, each the difference between a short and a long run, so start-up, attaching and
 shutdown cancel out:
@@ -15,6 +16,8 @@ shutdown cancel out:
              each ack; instructions per action = (I(long) - I(short)) / (long - short).
   * workspace: the same for Workspace's `editCard`, on a board of 100 cards the sender watches,
              each edit retitling one card: what a team's board costs the daemon an action.
+  * chat:    the same for a message said in #general and #random in turn, 100 messages in each
+             already and both channels watched (their message ids are each channel's own).
   * fan-out: W windows attached to the counter that never read, and a sender doing the same;
              instructions per window per update = (I(W, long) - I(W, short)) / rounds / W, less
              the action's own share (the same runs with no windows), so what is left is what one
@@ -89,7 +92,17 @@ def add_card(number):
     return "board", {"addCard": {"title": f"card {number}", "column": "todo"}}
 
 
-def count(daemon, preload, workdir, windows, rounds, keep, app="sample", setup=0, action=increment):
+def say(number):
+    channel = "general" if number % 2 else "random"
+    return f"chat:{channel}", {"say": {"text": f"message {number}"}}
+
+
+def chat_setup(number):
+    return ("chat:general", {"createChannel": {"name": "random"}}) if number == 1 else say(number)
+
+
+def count(daemon, preload, workdir, windows, rounds, keep, app="sample", setup=0, action=increment,
+          setup_action=add_card, watch=("board",)):
     """Total instructions of one daemon run: `windows` idle windows; `setup` actions made first
     (Workspace's cards), then `rounds` acknowledged sends of `action`."""
     run = tempfile.mkdtemp(prefix="run-", dir=workdir)
@@ -108,9 +121,14 @@ def count(daemon, preload, workdir, windows, rounds, keep, app="sample", setup=0
             raise SystemExit(f"the daemon under valgrind did not start; see {run}/valgrind.log")
         time.sleep(0.2)
     idle = [Peer(path) for _ in range(windows)]
-    sender = Peer(path, "counter" if app == "sample" else "board")
+    sender = Peer(path, "counter" if app == "sample" else watch[0])
     for cseq in range(1, setup + rounds + 1):
-        scope, body = add_card(cseq) if cseq <= setup else action(cseq)
+        if cseq == setup + 1:
+            # The other scopes watched, once the setup made them (a channel, say).
+            for scope in watch[1:]:
+                sender.socket.sendall(json.dumps({"type": "attach", "scope": scope}).encode() + b"\n")
+                sender.read_past(b'"snapshot"')
+        scope, body = setup_action(cseq) if cseq <= setup else action(cseq)
         line = {"type": "send", "scope": scope, "client": "instructions", "cseq": cseq, "action": body}
         sender.socket.sendall(json.dumps(line).encode() + b"\n")
         sender.read_past(f'"cseq":{cseq}'.encode())
@@ -141,6 +159,13 @@ def per_edit(daemon, preload, workdir, short, long, keep):
     return (run(long) - run(short)) / (long - short)
 
 
+def per_message(daemon, preload, workdir, short, long, keep):
+    def run(rounds):
+        return count(daemon, preload, workdir, 0, rounds, keep, app="workspace", setup=201, action=say,
+                     setup_action=chat_setup, watch=("chat:general", "chat:random"))
+    return (run(long) - run(short)) / (long - short)
+
+
 def per_window(daemon, preload, workdir, windows, short, long, keep):
     with_windows = count(daemon, preload, workdir, windows, long, keep) - count(daemon, preload, workdir, windows, short, keep)
     alone = count(daemon, preload, workdir, 0, long, keep) - count(daemon, preload, workdir, 0, short, keep)
@@ -149,7 +174,7 @@ def per_window(daemon, preload, workdir, windows, short, long, keep):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("measure", nargs="?", choices=["fan-out", "action", "workspace", "all"], default="all")
+    parser.add_argument("measure", nargs="?", choices=["fan-out", "action", "workspace", "chat", "all"], default="all")
     parser.add_argument("--daemon", default=os.path.join(ROOT, ".build", "release", "concordd"), help="the daemon to count (default: the release build)")
     parser.add_argument("--against", help="a second daemon (an earlier build), counted in the same run")
     parser.add_argument("--windows", type=int, default=500, help="idle windows for fan-out (default 500)")
@@ -168,6 +193,8 @@ def main():
             print(f"  instructions per action (increment, one window): {per_action(copy, preload, workdir, 100, 600, arguments.keep):,.0f}")
         if arguments.measure in ("workspace", "all"):
             print(f"  instructions per Workspace editCard (100-card board, watched): {per_edit(copy, preload, workdir, 20, 120, arguments.keep):,.0f}")
+        if arguments.measure in ("chat", "all"):
+            print(f"  instructions per Workspace message (two busy channels, watched): {per_message(copy, preload, workdir, 20, 120, arguments.keep):,.0f}")
         if arguments.measure in ("fan-out", "all"):
             value = per_window(copy, preload, workdir, arguments.windows, 20, 60, arguments.keep)
             print(f"  instructions per window per update ({arguments.windows} idle windows): {value:,.0f}")

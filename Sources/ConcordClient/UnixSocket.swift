@@ -42,11 +42,13 @@ public enum UnixSocket {
     unlink(path)
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw .local("a socket could not be made: \(String(cString: strerror(errno)))") }
-    let mask = umask(0o177)
+    // Linux makes the socket's file with the socket's own mode (less the umask): set here, not
+    // through the umask, which is the whole process's and may be another thread's to change.
     let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        fchmod(fd, 0o600) == 0 ? bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) : -1
+      }
     }
-    umask(mask)
     guard bound == 0, Glibc.listen(fd, backlog) == 0 else {
       let reason = String(cString: strerror(errno))
       Glibc.close(fd)

@@ -5,7 +5,9 @@ import Foundation
 /// board, a message of a channel, a line of a feed).
 ///
 /// Equal values must encode alike, as they do when `==` compares every stored property (what
-/// the compiler derives) and `encode(to:)` reads nothing but them.
+/// the compiler derives) and `encode(to:)` reads nothing but them. Only value types: the memo
+/// keeps the value it encoded, and a class instance changed in place would still be `==` the
+/// one kept.
 ///
 /// ```swift
 /// extension Card: MemoizedEncodable {}                                   // filed by its id

@@ -32,8 +32,10 @@ final class MemoTable<ID: Hashable, Entry>: @unchecked Sendable {
 
   func keep(_ entry: Entry, type: Any.Type, id: ID) {
     lock.withLock {
-      if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-      entries[Key(type: ObjectIdentifier(type), id: id)] = entry
+      let key = Key(type: ObjectIdentifier(type), id: id)
+      // Full: afresh, unless the entry only replaces one kept under its key.
+      if entries.count >= capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
+      entries[key] = entry
     }
   }
 }

@@ -112,7 +112,10 @@ extension DaemonHost {
     if let instance = instances[scopeName], instance.connections.isEmpty {
       instances[scopeName] = nil
       // Nobody watches it: its size is no longer measured (a plain scope's always is).
-      if instance.key.parameter != nil { fittingStates[scopeName] = nil }
+      if instance.key.parameter != nil {
+        fittingStates[scopeName] = nil
+        encodeMemos[scopeName] = nil
+      }
       rest(instance, as: scopeName)
     }
     connection.queue.detach(scopeName)
@@ -147,7 +150,7 @@ extension DaemonHost {
         if let fitting = fittingStates[name], projected.hasSameValue(as: fitting.projected) {
           fitting.encoded
         } else {
-          try projected.json(memo: encodeMemo)
+          try projected.json(memo: encodeMemo(for: name))
         }
       if !scopesShowingNull.isEmpty, scopesShowingNull.remove(name) != nil {
         logger.notice("the state of \(name) can be encoded again")

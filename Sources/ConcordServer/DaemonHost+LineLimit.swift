@@ -33,13 +33,14 @@ extension DaemonHost {
   ) -> String? {
     guard let projected = project(state), !projected.hasSameValue(as: fittingStates[name]?.projected) else { return nil }
     // A state that cannot be encoded is shown as null (`encodedState`): that fits.
-    guard let encoded = try? projected.json(memo: encodeMemo) else { return nil }
+    guard let encoded = try? projected.json(memo: encodeMemo(for: name)) else { return nil }
     let limit = WireLimits.maximumStateBytes(scope: name)
     if encoded.bytes <= limit {
       fittingStates[name] = FittingState(projected: projected, encoded: encoded)
       return nil
     }
-    if let earlier = try? project(before)?.json(memo: encodeMemo), earlier.bytes >= encoded.bytes { return nil }
+    // Without the memo: the state before would put back what the one after replaced.
+    if let earlier = try? project(before)?.json(), earlier.bytes >= encoded.bytes { return nil }
     return "this would make the state of \(name) \(encoded.bytes.grouped) bytes, more than one line to a window can carry (\(limit.grouped)); make it smaller first"
   }
 }
@@ -49,4 +50,14 @@ extension DaemonHost {
 struct FittingState {
   let projected: ProjectedState
   let encoded: (json: JSONValue, bytes: Int)
+}
+
+extension DaemonHost {
+  /// The memo of `scope`'s elements (``encodeMemos``), made when first asked for.
+  func encodeMemo(for scope: String) -> EncodeMemo {
+    if let memo = encodeMemos[scope] { return memo }
+    let memo = EncodeMemo(capacity: 5_000)
+    encodeMemos[scope] = memo
+    return memo
+  }
 }

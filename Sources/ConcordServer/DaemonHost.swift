@@ -48,11 +48,12 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// The last state of each scope that was found to fit in a line
   /// (``scopeTooLargeToSend(_:before:)``).
   var fittingStates: [String: FittingState] = [:]
-  /// The JSON of the app's ``MemoizedEncodable`` elements (a board's cards), kept from one
-  /// encode of a scope to the next: an action changes one card, not a hundred. Kept for the
-  /// daemon's life, and elements come and go (a channel's messages): at most 20,000, some
-  /// tens of MiB at worst, then it starts afresh.
-  let encodeMemo = EncodeMemo(capacity: 20_000)
+  /// For each scope, the JSON of the app's ``MemoizedEncodable`` elements (a board's cards),
+  /// kept from one encode of the scope to the next: an action changes one card, not a hundred.
+  /// One memo a scope, since ids are a scope's own (message 150 of one channel is not message
+  /// 150 of another) and two scopes may show one element two ways; at most 5,000 elements
+  /// each, then that memo starts afresh (``encodeMemo(for:)``).
+  var encodeMemos: [String: EncodeMemo] = [:]
   /// Reduced, waiting for the next commit.
   var pending: [Pending] = []
   /// Who waits for the answer to each `(client, cseq)` reduced but not yet committed, and the

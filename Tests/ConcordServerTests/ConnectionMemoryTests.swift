@@ -59,6 +59,7 @@ import Testing
     let before = try #require(DaemonUnderTest.residentBytes(of: daemon.process.processIdentifier))
     try increments(101...1_100)
     let after = try #require(DaemonUnderTest.residentBytes(of: daemon.process.processIdentifier))
-    #expect(after - before < 1 << 20, "the daemon grew by \((after - before) >> 10) KiB over 1,000 updates to 101 windows")
+    // The log's pages and a snapshot (at entry 1,000) take some; the queues took 11 MiB.
+    #expect(after - before < 3 << 20, "the daemon grew by \((after - before) >> 10) KiB over 1,000 updates to 101 windows")
   }
 }

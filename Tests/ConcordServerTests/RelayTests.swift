@@ -172,12 +172,14 @@ final class MuteRelay: Sendable {
         if hangsUp { close(peer) } else { held.append(peer) }
       }
       held.forEach { close($0) }
+      // Closed here, after the last accept: closed from `stop`, its number could be another
+      // test's descriptor by the time this thread called accept again.
+      close(listener)
     }.start()
   }
 
   func stop() {
     shutdown(listener, Int32(SHUT_RDWR))
-    close(listener)
     unlink(path)
   }
 }
