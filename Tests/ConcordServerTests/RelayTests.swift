@@ -25,6 +25,14 @@ import Glibc
     let window = try ConcordCLI.runProgram(ConcordCLI.binary, ["attach", "counter", "--json"], environment: environment, input: "")
     #expect(window.output.contains(#""state":3"#), "\(window.output)\(window.error)")
     #expect(laptop.logins == 1, "ssh was started \(laptop.logins) times for three sends and a window")
+    // The relay's socket is this account's alone, whatever the umask.
+    let directory = laptop.directory.appending(path: "concord-\(getuid())")
+    let sockets = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("relay-") && $0.hasSuffix(".sock") }
+    #expect(sockets.count == 1)
+    for name in sockets {
+      var info = stat()
+      #expect(stat(directory.appending(path: name).path, &info) == 0 && info.st_mode & 0o777 == 0o600, "\(name): \(String(info.st_mode & 0o777, radix: 8))")
+    }
   }
 
   /// A window that sends without reading (its answers pile up in the relay, which pauses it)
