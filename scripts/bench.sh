@@ -13,10 +13,10 @@
 #   scripts/bench.sh account [--seconds S] [--clients 1,16]
 #                                    where each µs of one durable action's CPU goes (perf, per
 #                                    thread), concordd beside the C reference daemon: about 2 minutes
-#   scripts/bench.sh instructions [fan-out|action|workspace|chat] [--against OTHER-CONCORDD]
-#                                    instructions per action, per Workspace card edit and message,
-#                                    and per window of a fan-out, counted by callgrind (repeatable
-#                                    on a noisy machine): about 4 minutes
+#   scripts/bench.sh instructions [fan-out|action|workspace|chat|presence] [--against OTHER]
+#                                    instructions per action, per Workspace card edit, message and
+#                                    window visit, and per window of a fan-out, counted by callgrind
+#                                    (repeatable on a noisy machine): about 5 minutes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/system-packages.sh

@@ -8,6 +8,7 @@ wall-clock ratios.
     scripts/bench.sh instructions action --against /tmp/concordd.before
     scripts/bench.sh instructions workspace            # editCard on a 100-card board
     scripts/bench.sh instructions chat                 # a message to one of two busy channels
+    scripts/bench.sh instructions presence             # a window coming and going beside 100
 
 Two measures, each the difference between a short and a long run, so start-up, attaching and
 shutdown cancel out:
@@ -18,6 +19,9 @@ shutdown cancel out:
              each edit retitling one card: what a team's board costs the daemon an action.
   * chat:    the same for a message said in #general and #random in turn, 100 messages in each
              already and both channels watched (their message ids are each channel's own).
+  * presence: 100 Workspace windows watch `presence`; a window connects, attaches to the board
+             and leaves, again and again: instructions per visit (two lifecycle actions, each
+             changing the presence every window is sent).
   * fan-out: W windows attached to the counter that never read, and a sender doing the same;
              instructions per window per update = (I(W, long) - I(W, short)) / rounds / W, less
              the action's own share (the same runs with no windows), so what is left is what one
@@ -102,7 +106,7 @@ def chat_setup(number):
 
 
 def count(daemon, preload, workdir, windows, rounds, keep, app="sample", setup=0, action=increment,
-          setup_action=add_card, watch=("board",)):
+          setup_action=add_card, watch=("board",), idle_scope="counter", visits=False):
     """Total instructions of one daemon run: `windows` idle windows; `setup` actions made first
     (Workspace's cards), then `rounds` acknowledged sends of `action`."""
     run = tempfile.mkdtemp(prefix="run-", dir=workdir)
@@ -120,7 +124,12 @@ def count(daemon, preload, workdir, windows, rounds, keep, app="sample", setup=0
         if process.poll() is not None or time.time() > deadline:
             raise SystemExit(f"the daemon under valgrind did not start; see {run}/valgrind.log")
         time.sleep(0.2)
-    idle = [Peer(path) for _ in range(windows)]
+    idle = [Peer(path, idle_scope) for _ in range(windows)]
+    if visits:
+        for _ in range(rounds):
+            Peer(path, "board").socket.close()
+            time.sleep(0.3)  # under valgrind: the attach and the detach are committed and sent
+        rounds = 0
     sender = Peer(path, "counter" if app == "sample" else watch[0])
     for cseq in range(1, setup + rounds + 1):
         if cseq == setup + 1:
@@ -166,6 +175,12 @@ def per_message(daemon, preload, workdir, short, long, keep):
     return (run(long) - run(short)) / (long - short)
 
 
+def per_visit(daemon, preload, workdir, short, long, keep):
+    def run(rounds):
+        return count(daemon, preload, workdir, 100, rounds, keep, app="workspace", idle_scope="presence", visits=True)
+    return (run(long) - run(short)) / (long - short)
+
+
 def per_window(daemon, preload, workdir, windows, short, long, keep):
     with_windows = count(daemon, preload, workdir, windows, long, keep) - count(daemon, preload, workdir, windows, short, keep)
     alone = count(daemon, preload, workdir, 0, long, keep) - count(daemon, preload, workdir, 0, short, keep)
@@ -174,7 +189,7 @@ def per_window(daemon, preload, workdir, windows, short, long, keep):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("measure", nargs="?", choices=["fan-out", "action", "workspace", "chat", "all"], default="all")
+    parser.add_argument("measure", nargs="?", choices=["fan-out", "action", "workspace", "chat", "presence", "all"], default="all")
     parser.add_argument("--daemon", default=os.path.join(ROOT, ".build", "release", "concordd"), help="the daemon to count (default: the release build)")
     parser.add_argument("--against", help="a second daemon (an earlier build), counted in the same run")
     parser.add_argument("--windows", type=int, default=500, help="idle windows for fan-out (default 500)")
@@ -195,6 +210,8 @@ def main():
             print(f"  instructions per Workspace editCard (100-card board, watched): {per_edit(copy, preload, workdir, 20, 120, arguments.keep):,.0f}")
         if arguments.measure in ("chat", "all"):
             print(f"  instructions per Workspace message (two busy channels, watched): {per_message(copy, preload, workdir, 20, 120, arguments.keep):,.0f}")
+        if arguments.measure in ("presence", "all"):
+            print(f"  instructions per window visit beside 100 watching presence: {per_visit(copy, preload, workdir, 10, 40, arguments.keep):,.0f}")
         if arguments.measure in ("fan-out", "all"):
             value = per_window(copy, preload, workdir, arguments.windows, 20, 60, arguments.keep)
             print(f"  instructions per window per update ({arguments.windows} idle windows): {value:,.0f}")

@@ -96,6 +96,8 @@ extension Workspace {
 extension Card: MemoizedEncodable {}
 extension ColumnView: MemoizedEncodable {}
 extension Message: MemoizedEncodable {}
+// Every window watches who is present; a window coming or going changes one entry of it.
+extension PresentWindow: MemoizedEncodable {}
 // A line of the feed has no id: it is filed by itself. The feed is encoded after every action
 // (its scope is held to the line limit whether or not a window shows it), one line new each time.
 extension ActivityItem: MemoizedEncodable {
