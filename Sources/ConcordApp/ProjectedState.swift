@@ -61,7 +61,5 @@ private final class Projection<Child: Encodable & Equatable & Sendable>: AnyProj
     return other.child == child
   }
 
-  override func json(memo: EncodeMemo?) throws -> JSONValue {
-    if let memo { try JSONValue(encoding: child, memo: memo) } else { try JSONValue(encoding: child) }
-  }
+  override func json(memo: EncodeMemo?) throws -> JSONValue { try JSONValue(encoding: child, memo: memo) }
 }

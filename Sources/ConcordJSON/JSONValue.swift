@@ -41,10 +41,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
     self = try JSONValueEncoder.encode(value)
   }
 
-  /// Encodes as ``init(encoding:)`` does, taking from `memo` the JSON of each
-  /// ``MemoizedEncodable`` element equal to the one it was encoded from last time: the daemon
-  /// encodes a big state after every action, and an action leaves most elements as they were.
-  public init<T: Encodable>(encoding value: T, memo: EncodeMemo) throws {
+  /// Encodes as ``init(encoding:)`` does, taking from `memo` (when there is one) the JSON of
+  /// each ``MemoizedEncodable`` element equal to the one it was encoded from last time: the
+  /// daemon encodes a big state after every action, and an action leaves most elements as they
+  /// were.
+  public init<T: Encodable>(encoding value: T, memo: EncodeMemo?) throws {
     self = try JSONValueEncoder.encode(value, memo: memo)
   }
 

@@ -148,4 +148,25 @@ import Testing
       #expect(memo.count <= 20)
     }
   }
+
+  /// An element that cannot be encoded (a number JSON has no text for) fails the encode where
+  /// JSONEncoder fails it, with or without a memo, and nothing is kept for it: once it can be
+  /// encoded, the memo gives what JSONEncoder writes.
+  @Test func anElementThatCannotBeEncodedIsNotKept() throws {
+    struct Reading: MemoizedEncodable, Identifiable {
+      var id: Int
+      var value: Double
+    }
+    let memo = EncodeMemo()
+    var readings = [Reading(id: 1, value: 0.5), Reading(id: 2, value: .nan)]
+    #expect(throws: EncodingError.self) { try Self.modelJSON(readings) }
+    #expect(throws: EncodingError.self) { try JSONValue(encoding: readings, memo: memo) }
+    #expect(memo.count == 1, "only the reading that could be encoded is kept")
+    #expect(throws: EncodingError.self) { try JSONValue(encoding: readings, memo: memo) }
+
+    readings[1].value = 2.5
+    let json = try JSONValue(encoding: readings, memo: memo)
+    #expect(Self.comparable(json) == Self.comparable(try Self.modelJSON(readings)))
+    #expect(memo.count == 2)
+  }
 }
