@@ -97,8 +97,8 @@ public final class SSHTransport {
   static func runtimeDirectory(_ environment: [String: String]) -> URL {
     var base = environment["XDG_RUNTIME_DIR"].map { URL(filePath: $0) } ?? URL(filePath: "/tmp")
     // ssh adds `cm-` and a 40-digit hash, then a temporary 17-character suffix while it makes
-    // the socket: some 62 bytes past the directory, of at most 107.
-    if base.path.utf8.count > 107 - 62 - "/concord-\(getuid())".utf8.count { base = URL(filePath: "/tmp") }
+    // the socket: some 62 bytes past the directory, of at most 107 (a socket path's longest).
+    if base.path.utf8.count > UnixSocket.maximumPathBytes - 62 - "/concord-\(getuid())".utf8.count { base = URL(filePath: "/tmp") }
     let directory = base.appending(path: "concord-\(getuid())")
     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     return directory

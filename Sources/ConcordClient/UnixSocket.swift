@@ -1,3 +1,4 @@
+import ConcordWire
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -57,12 +58,15 @@ public enum UnixSocket {
     return fd
   }
 
+  /// The longest path a Unix socket can have, in bytes (`sun_path` less its terminating NUL).
+  public static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
   /// The address of the socket at `path`; nil when the path is too long for one.
   private static func address(of path: String) -> sockaddr_un? {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+    guard bytes.count <= maximumPathBytes else { return nil }
     withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
     return address
   }
@@ -70,9 +74,8 @@ public enum UnixSocket {
   /// The account at the other end of a connected Unix socket, as the kernel reports it
   /// (`SO_PEERCRED`); nil when it cannot be read.
   public static func peerUID(of fd: Int32) -> UInt32? {
-    // Linux's `struct ucred` (pid, uid, gid), which Glibc's overlay exports only with _GNU_SOURCE.
-    var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
-    var size = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+    var credentials = KernelPeerCredentials()
+    var size = socklen_t(MemoryLayout<KernelPeerCredentials>.size)
     guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0 else { return nil }
     return credentials.uid
   }

@@ -150,14 +150,6 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
 
 }
 
-/// The layout of Linux's `struct ucred` (SO_PEERCRED), which Glibc's Swift overlay does not
-/// export without `_GNU_SOURCE`.
-struct KernelPeerCredentials: Sendable {
-  var pid: Int32 = 0
-  var uid: UInt32 = 0
-  var gid: UInt32 = 0
-}
-
 /// Who may connect: the daemon's own account, and the members of one group when allowed.
 struct PeerPolicy: Sendable {
   let ownerUID: UInt32

@@ -1,3 +1,4 @@
+import ConcordWire
 import Logging
 import NIOCore
 
