@@ -122,13 +122,12 @@ extension RelayTests {
     let laptop = try StandInSSH()
     defer { laptop.remove() }
     let environment = laptop.environment(serverHome: "/srv/concord")
-    let target = try SSHTarget(environment["CONCORD_HOST"]!)
-    let relay = try MuteRelay(at: RelayLink.socketPath(for: target, environment: environment), hangsUp: false)
+    let relay = try MuteRelay(for: environment, hangsUp: false)
     defer { relay.stop() }
 
     let started = Date()
     #expect {
-      try RelayLink.open(to: target, greeting: Array(#"{"type":"hello","protocol":1}\#n"#.utf8), timeout: 1, environment: environment)
+      try RelayLink.open(to: relay.target, greeting: Array(#"{"type":"hello","protocol":1}\#n"#.utf8), timeout: 1, environment: environment)
     } throws: { error in
       (error as? ClientError)?.description.contains("did not answer within 1 s") == true
     }
@@ -143,8 +142,7 @@ extension RelayTests {
     let laptop = try StandInSSH()
     defer { laptop.remove() }
     let environment = laptop.environment(serverHome: "/srv/concord")
-    let target = try SSHTarget(environment["CONCORD_HOST"]!)
-    let relay = try MuteRelay(at: RelayLink.socketPath(for: target, environment: environment), hangsUp: true)
+    let relay = try MuteRelay(for: environment, hangsUp: true)
     defer { relay.stop() }
 
     let sent = try ConcordCLI.runProgram(ConcordCLI.binary, ["send", "counter", "inc"], environment: environment)
@@ -159,14 +157,18 @@ extension RelayTests {
 /// Something listening where this account's relay would, that never answers a window: it keeps
 /// each connection open without a word, or closes it at once (`hangsUp`).
 final class MuteRelay: Sendable {
+  /// The server whose relay this stands in for (`CONCORD_HOST`).
+  let target: SSHTarget
   private let listener: Int32
   private let path: String
   private let count = Mutex(0)
 
   var accepted: Int { count.withLock { $0 } }
 
-  init(at path: String, hangsUp: Bool) throws {
-    self.path = path
+  /// Listens where a window with `environment` looks for its relay.
+  init(for environment: [String: String], hangsUp: Bool) throws {
+    target = try SSHTarget(environment["CONCORD_HOST"]!)
+    path = RelayLink.socketPath(for: target, environment: environment)
     try FileManager.default.createDirectory(
       atPath: URL(filePath: path).deletingLastPathComponent().path, withIntermediateDirectories: true,
       attributes: [.posixPermissions: 0o700])

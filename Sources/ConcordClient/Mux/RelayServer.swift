@@ -139,14 +139,13 @@ public struct RelayServer {
   /// The next window waiting to connect, nil when none waits; one of another account's is
   /// closed and skipped (the socket's directory is this account's too).
   private func accept(on listener: Int32) -> Int32? {
-    let fd = Glibc.accept(listener, nil, nil)
-    guard fd >= 0 else { return nil }
-    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    guard UnixSocket.peerUID(of: fd) == getuid() else {
+    while true {
+      let fd = Glibc.accept(listener, nil, nil)
+      guard fd >= 0 else { return nil }
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      if UnixSocket.peerUID(of: fd) == getuid() { return fd }
       Glibc.close(fd)
-      return accept(on: listener)
     }
-    return fd
   }
 }
 
