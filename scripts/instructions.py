@@ -68,12 +68,26 @@ def build_preload(workdir):
 class Peer:
     """One window of the wire protocol: hello, attach to `scope`."""
 
-    def __init__(self, path, scope="counter"):
+    def __init__(self, path, scope):
         self.socket = socket.socket(socket.AF_UNIX)
         self.socket.connect(path)
-        self.socket.sendall(b'{"type":"hello","protocol":1}\n' + json.dumps({"type": "attach", "scope": scope}).encode() + b"\n")
+        self.socket.sendall(b'{"type":"hello","protocol":1}\n')
+        self.cseq = 0
         self.buffer = b""
+        self.attach(scope)
+
+    def attach(self, scope):
+        self.socket.sendall(json.dumps({"type": "attach", "scope": scope}).encode() + b"\n")
         self.read_past(b'"snapshot"')
+
+    def send(self, scope, action, pause=0.005):
+        """Sends `action`, waits for its answer, then for `pause` seconds: what follows the
+        answer on the loop (the other windows' updates) is done before the next action."""
+        self.cseq += 1
+        line = {"type": "send", "scope": scope, "client": "instructions", "cseq": self.cseq, "action": action}
+        self.socket.sendall(json.dumps(line).encode() + b"\n")
+        self.read_past(f'"cseq":{self.cseq},'.encode())
+        time.sleep(pause)
 
     def read_past(self, text):
         while text not in self.buffer:
@@ -84,31 +98,48 @@ class Peer:
         self.buffer = self.buffer[self.buffer.index(text) + len(text):]
 
 
-def increment(_):
-    return "counter", {"increment": {}}
+# The traffic of each measure: `rounds` of what is counted, after what every run does alike.
+# Valgrind runs the daemon about 50 times slower: each round waits until its work (updates to
+# every window included) is done, so that every round costs the same. The counts depend on
+# that pacing (a message measured 3.5 M instructions paced, 4.7 M unpaced): keep it to compare.
+
+def increments(path, rounds, idle_windows=0):
+    idle = [Peer(path, "counter") for _ in range(idle_windows)]
+    sender = Peer(path, "counter")
+    for _ in range(rounds):
+        sender.send("counter", {"increment": {}}, pause=0.05 if idle_windows else 0.005)
+    return idle + [sender]
 
 
-def edit_card(number):
-    return "board", {"editCard": {"id": number % 100 + 1, "title": f"card {number}"}}
+def card_edits(path, rounds):
+    sender = Peer(path, "board")
+    for number in range(1, 101):
+        sender.send("board", {"addCard": {"title": f"card {number}", "column": "todo"}})
+    for number in range(rounds):
+        sender.send("board", {"editCard": {"id": number % 100 + 1, "title": f"edit {number}"}})
+    return [sender]
 
 
-def add_card(number):
-    return "board", {"addCard": {"title": f"card {number}", "column": "todo"}}
+def messages(path, rounds):
+    sender = Peer(path, "chat:general")
+    sender.send("chat:general", {"createChannel": {"name": "random"}})
+    sender.attach("chat:random")
+    for number in range(200 + rounds):
+        channel = "general" if number % 2 else "random"
+        sender.send(f"chat:{channel}", {"say": {"text": f"message {number}"}})
+    return [sender]
 
 
-def say(number):
-    channel = "general" if number % 2 else "random"
-    return f"chat:{channel}", {"say": {"text": f"message {number}"}}
+def visits(path, rounds):
+    watchers = [Peer(path, "presence") for _ in range(100)]
+    for _ in range(rounds):
+        Peer(path, "board").socket.close()
+        time.sleep(0.3)  # its attach and detach are committed and sent
+    return watchers
 
 
-def chat_setup(number):
-    return ("chat:general", {"createChannel": {"name": "random"}}) if number == 1 else say(number)
-
-
-def count(daemon, preload, workdir, windows, rounds, keep, app="sample", setup=0, action=increment,
-          setup_action=add_card, watch=("board",), idle_scope="counter", visits=False):
-    """Total instructions of one daemon run: `windows` idle windows; `setup` actions made first
-    (Workspace's cards), then `rounds` acknowledged sends of `action`."""
+def count(daemon, preload, workdir, app, traffic, rounds, keep):
+    """Total instructions of one daemon run of `traffic` (every thread)."""
     run = tempfile.mkdtemp(prefix="run-", dir=workdir)
     home = os.path.join(run, "home")
     os.mkdir(home, 0o700)
@@ -124,30 +155,11 @@ def count(daemon, preload, workdir, windows, rounds, keep, app="sample", setup=0
         if process.poll() is not None or time.time() > deadline:
             raise SystemExit(f"the daemon under valgrind did not start; see {run}/valgrind.log")
         time.sleep(0.2)
-    idle = [Peer(path, idle_scope) for _ in range(windows)]
-    if visits:
-        for _ in range(rounds):
-            Peer(path, "board").socket.close()
-            time.sleep(0.3)  # under valgrind: the attach and the detach are committed and sent
-        rounds = 0
-    sender = Peer(path, "counter" if app == "sample" else watch[0])
-    for cseq in range(1, setup + rounds + 1):
-        if cseq == setup + 1:
-            # The other scopes watched, once the setup made them (a channel, say).
-            for scope in watch[1:]:
-                sender.socket.sendall(json.dumps({"type": "attach", "scope": scope}).encode() + b"\n")
-                sender.read_past(b'"snapshot"')
-        scope, body = setup_action(cseq) if cseq <= setup else action(cseq)
-        line = {"type": "send", "scope": scope, "client": "instructions", "cseq": cseq, "action": body}
-        sender.socket.sendall(json.dumps(line).encode() + b"\n")
-        sender.read_past(f'"cseq":{cseq}'.encode())
-        # Valgrind runs the loop about 50 times slower: the updates to idle windows finish
-        # being written before the next send, so every round costs the same.
-        time.sleep(0.05 if windows else 0.005)
+    peers = traffic(path, rounds)
     time.sleep(1)
     os.killpg(process.pid, signal.SIGTERM)
     process.wait(180)
-    for peer in idle + [sender]:
+    for peer in peers:
         peer.socket.close()
     with open(profile) as lines:
         for line in lines:
@@ -158,38 +170,34 @@ def count(daemon, preload, workdir, windows, rounds, keep, app="sample", setup=0
     raise SystemExit(f"no totals in {profile}")
 
 
-def per_action(daemon, preload, workdir, short, long, keep):
-    return (count(daemon, preload, workdir, 0, long, keep) - count(daemon, preload, workdir, 0, short, keep)) / (long - short)
+def per_round(daemon, preload, workdir, keep, app, traffic, short, long):
+    """Instructions a round of `traffic` costs: the difference of a long and a short run."""
+    def total(rounds):
+        return count(daemon, preload, workdir, app, traffic, rounds, keep)
+    return (total(long) - total(short)) / (long - short)
 
 
-def per_edit(daemon, preload, workdir, short, long, keep):
-    def run(rounds):
-        return count(daemon, preload, workdir, 0, rounds, keep, app="workspace", setup=100, action=edit_card)
-    return (run(long) - run(short)) / (long - short)
+# name: (app, traffic, short and long runs, what a round is)
+MEASURES = {
+    "action": ("sample", increments, 100, 600, "instructions per action (increment, one window)"),
+    "workspace": ("workspace", card_edits, 20, 120, "instructions per Workspace editCard (100-card board, watched)"),
+    "chat": ("workspace", messages, 20, 120, "instructions per Workspace message (two busy channels, watched)"),
+    "presence": ("workspace", visits, 10, 40, "instructions per window visit beside 100 watching presence"),
+}
 
 
-def per_message(daemon, preload, workdir, short, long, keep):
-    def run(rounds):
-        return count(daemon, preload, workdir, 0, rounds, keep, app="workspace", setup=201, action=say,
-                     setup_action=chat_setup, watch=("chat:general", "chat:random"))
-    return (run(long) - run(short)) / (long - short)
-
-
-def per_visit(daemon, preload, workdir, short, long, keep):
-    def run(rounds):
-        return count(daemon, preload, workdir, 100, rounds, keep, app="workspace", idle_scope="presence", visits=True)
-    return (run(long) - run(short)) / (long - short)
-
-
-def per_window(daemon, preload, workdir, windows, short, long, keep):
-    with_windows = count(daemon, preload, workdir, windows, long, keep) - count(daemon, preload, workdir, windows, short, keep)
-    alone = count(daemon, preload, workdir, 0, long, keep) - count(daemon, preload, workdir, 0, short, keep)
-    return (with_windows - alone) / (long - short) / windows
+def per_window(daemon, preload, workdir, keep, windows):
+    """What one more window costs an update: increments with idle windows, less without."""
+    def with_idle(path, rounds):
+        return increments(path, rounds, idle_windows=windows)
+    with_windows = per_round(daemon, preload, workdir, keep, "sample", with_idle, 20, 60)
+    alone = per_round(daemon, preload, workdir, keep, "sample", increments, 20, 60)
+    return (with_windows - alone) / windows
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("measure", nargs="?", choices=["fan-out", "action", "workspace", "chat", "presence", "all"], default="all")
+    parser.add_argument("measure", nargs="?", choices=[*MEASURES, "fan-out", "all"], default="all")
     parser.add_argument("--daemon", default=os.path.join(ROOT, ".build", "release", "concordd"), help="the daemon to count (default: the release build)")
     parser.add_argument("--against", help="a second daemon (an earlier build), counted in the same run")
     parser.add_argument("--windows", type=int, default=500, help="idle windows for fan-out (default 500)")
@@ -204,16 +212,11 @@ def main():
     copies = [(name, path, prepare(path, workdir, name)) for name, path in daemons]
     for name, path, copy in copies:
         print(f"{name}: {path}")
-        if arguments.measure in ("action", "all"):
-            print(f"  instructions per action (increment, one window): {per_action(copy, preload, workdir, 100, 600, arguments.keep):,.0f}")
-        if arguments.measure in ("workspace", "all"):
-            print(f"  instructions per Workspace editCard (100-card board, watched): {per_edit(copy, preload, workdir, 20, 120, arguments.keep):,.0f}")
-        if arguments.measure in ("chat", "all"):
-            print(f"  instructions per Workspace message (two busy channels, watched): {per_message(copy, preload, workdir, 20, 120, arguments.keep):,.0f}")
-        if arguments.measure in ("presence", "all"):
-            print(f"  instructions per window visit beside 100 watching presence: {per_visit(copy, preload, workdir, 10, 40, arguments.keep):,.0f}")
+        for measure, (app, traffic, short, long, what) in MEASURES.items():
+            if arguments.measure in (measure, "all"):
+                print(f"  {what}: {per_round(copy, preload, workdir, arguments.keep, app, traffic, short, long):,.0f}")
         if arguments.measure in ("fan-out", "all"):
-            value = per_window(copy, preload, workdir, arguments.windows, 20, 60, arguments.keep)
+            value = per_window(copy, preload, workdir, arguments.keep, arguments.windows)
             print(f"  instructions per window per update ({arguments.windows} idle windows): {value:,.0f}")
     if not arguments.keep:
         shutil.rmtree(workdir, ignore_errors=True)
