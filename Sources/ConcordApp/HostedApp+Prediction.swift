@@ -46,9 +46,10 @@ public struct PredictionProgress: Sendable {
 extension HostedApp {
   /// The state of scope `key` once `pending` are taken, predicted from the state a window shows
   /// by the app's own reducer: the shown state is lifted into the initial state (the scope's
-  /// `lift`), each action is embedded as the daemon embeds it, reduced with what it feeds back
-  /// (no effect runs), and the scope is projected again. Rebasing is calling it again on the
-  /// daemon's newer state with the actions still pending (as Replicache does).
+  /// `lift`), each action is embedded as the daemon embeds it, then admitted and reduced with
+  /// what it feeds back by the host's own step (``reduceAdmitted(_:_:)``; no effect runs), and
+  /// the scope is projected again. Rebasing is calling it again on the daemon's newer state with
+  /// the actions still pending (as Replicache does).
   ///
   /// Nil when the scope has no lift, or the shown state is not the scope's.
   ///
@@ -89,11 +90,7 @@ extension HostedApp {
         refusals[index] = WireCoding.describe(error)
         continue
       }
-      if let reason = admission(action) {
-        refusals[index] = reason
-        continue
-      }
-      let step = Reduction.reduceWithFeedback(action, into: &state, reduce: reduce, each: { _ in })
+      let step = Reduction.reduceWithFeedback(action, into: &state, reduce: reduceAdmitted, each: { _ in })
       if let refusal = step.refusal { refusals[index] = refusal.reason }
     }
     // The element the scope names may be gone (a pending action removed it): nothing to show.

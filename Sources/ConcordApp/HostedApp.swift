@@ -52,6 +52,19 @@ public struct HostedApp<State: Codable & Sendable, Action: Codable & Sendable>: 
     self.admission = admission
   }
 
+  /// The step a new action takes, and every action it feeds back: admission first, then the
+  /// app's reducer. The daemon's host and a window's prediction both reduce with it (with
+  /// ``Reduction/reduceWithFeedback(_:into:reduce:check:each:)``), so a window predicts the
+  /// refusal of a fed-back action as the host makes it; replaying the log reduces without it.
+  ///
+  /// ```swift
+  /// Reduction.reduceWithFeedback(action, into: &state, reduce: app.reduceAdmitted, each: { _ in })
+  /// ```
+  package func reduceAdmitted(_ state: inout State, _ action: Action) -> Effect<Action> {
+    if let reason = admission(action) { return .refuse(Refusal(reason)) }
+    return reduce(&state, action)
+  }
+
   /// The scope named `name` (without its parameter).
   package func scope(named name: String) -> AppScope<State, Action>? {
     scopes.first { $0.name == name }

@@ -164,8 +164,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
           stepRecord = daemonRecord(action, user: record.user, scope: record.scope, at: record.at)
           guard stepRecord != nil else { return .refuse("the action could not be recorded") }
         }
-        if let reason = app.admission(action) { return .refuse(Refusal(reason)) }
-        return app.reduce(&state, action)
+        return app.reduceAdmitted(&state, action)
       },
       check: { before, after in self.scopeTooLargeToSend(after, before: before).map { Refusal($0) } }
     ) { step in

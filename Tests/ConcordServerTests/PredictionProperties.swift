@@ -175,7 +175,6 @@ import Testing
   }
 
   static func reduce(_ app: App, _ action: Workspace.Action, into state: inout Workspace.State) {
-    guard app.admission(action) == nil else { return }
-    Reduction.reduceWithFeedback(action, into: &state, reduce: app.reduce, each: { _ in })
+    Reduction.reduceWithFeedback(action, into: &state, reduce: app.reduceAdmitted, each: { _ in })
   }
 }
