@@ -3,7 +3,9 @@
 // The Concord package. The module layout is ARCHITECTURE.md's map: a pure core (`Concord`), its
 // test support (`ConcordTesting`), JSON, the log, the wire protocol, what an app is (`ConcordApp`)
 // and how its state is rebuilt from its log (`ConcordReplay`), the daemon runtime, the client,
-// the Workspace app, and two thin executables (`concordd` in daemon/, `concord` in cli/).
+// the window without a terminal (`ConcordWindow`) and on one (`ConcordTerminal`), the command
+// line of any app (`ConcordCommandLine`), the Workspace app, and two thin executables
+// (`concordd` in daemon/, `concord` in cli/).
 import PackageDescription
 
 let package = Package(
@@ -18,6 +20,8 @@ let package = Package(
     .library(name: "ConcordReplay", targets: ["ConcordReplay"]),
     .library(name: "ConcordServer", targets: ["ConcordServer"]),
     .library(name: "ConcordClient", targets: ["ConcordClient"]),
+    .library(name: "ConcordWindow", targets: ["ConcordWindow"]),
+    .library(name: "ConcordCommandLine", targets: ["ConcordCommandLine"]),
     .library(name: "Workspace", targets: ["Workspace"]),
     .executable(name: "concordd", targets: ["concordd"]),
     .executable(name: "concord", targets: ["concord"]),
@@ -98,9 +102,12 @@ let package = Package(
     .target(name: "ConcordApp", dependencies: ["Concord", "ConcordWire", "CCellWidth"]),
     // The full-screen terminal: ncursesw, wide characters and keys.
     .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
-    // The terminal UI of a window, on ncurses: the screen, keys, the command line's editor,
-    // scrolling, styled lines. No app and no I/O but the terminal's.
-    .target(name: "ConcordTerminal", dependencies: ["CNcurses", "ConcordApp"]),
+    // A window without a terminal: keys, the command line's editor, scrolling, styled lines, and
+    // the full-screen window as a state machine (`WindowModel`: events in, a frame and commands
+    // out). No I/O.
+    .target(name: "ConcordWindow", dependencies: ["ConcordApp", "ConcordClient", "ConcordWire"]),
+    // The terminal under a window: ncurses draws a window's frame and reads its keys.
+    .target(name: "ConcordTerminal", dependencies: ["CNcurses", "ConcordApp", "ConcordWindow"]),
     // A character's terminal cells by the C library's wcwidth, in a UTF-8 locale whatever the
     // process's own.
     .target(name: "CCellWidth"),
@@ -143,29 +150,28 @@ let package = Package(
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
     ),
-    .executableTarget(
-      name: "concordd",
+    // Everything `concord` and `concordd` do, for any app: the daemon, windows, send, state,
+    // words, the log, the outbox and SSH, as one program (`ConcordProgram`).
+    .target(
+      name: "ConcordCommandLine",
       dependencies: [
-        "ConcordServer",
-        "SampleApp",
-        "Workspace",
+        "ConcordApp", "ConcordClient", "ConcordLog", "ConcordReplay", "ConcordServer", "ConcordTerminal", "ConcordWindow",
+        "ConcordWire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-      ],
+      ]
+    ),
+    // The program `concord` and `concordd` both are: Workspace and the sample app.
+    .target(name: "BundledApps", dependencies: ["ConcordCommandLine", "SampleApp", "Workspace", "WorkspaceWindows"]),
+    .executableTarget(
+      name: "concordd",
+      dependencies: ["BundledApps", "ConcordCommandLine"],
       path: "daemon",
       // The systemd user unit shipped beside the daemon's source (DaemonUnitTests reads it).
       exclude: ["concordd.service"]
     ),
-    .executableTarget(
-      name: "concord",
-      dependencies: [
-        "ConcordClient", "ConcordApp", "ConcordTerminal", "ConcordReplay", "ConcordLog", "ConcordWire", "SampleApp", "Workspace",
-        "WorkspaceWindows",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
-      ],
-      path: "cli"
-    ),
+    .executableTarget(name: "concord", dependencies: ["BundledApps", "ConcordCommandLine"], path: "cli"),
     // A small app the daemon hosts for its end-to-end tests (`concordd --app sample`).
     .target(name: "SampleApp", dependencies: ["Concord", "ConcordApp", "ConcordWire"], path: "Examples/SampleApp"),
     // A small composed app that runs in the terminal: the README's first command.
@@ -183,7 +189,7 @@ let package = Package(
     // What a window spends redrawing a big board or channel (on demand).
     .executableTarget(
       name: "WindowBenchmarks",
-      dependencies: ["Concord", "ConcordApp", "ConcordClient", "ConcordLog", "ConcordTerminal", "ConcordWire", "Workspace", "WorkspaceWindows"],
+      dependencies: ["Concord", "ConcordApp", "ConcordClient", "ConcordLog", "ConcordTerminal", "ConcordWindow", "ConcordWire", "Workspace", "WorkspaceWindows"],
       path: "Benchmarks/WindowBenchmarks"
     ),
     // Throughput of the action log against plain SQLite with the same durability (on demand).
@@ -237,7 +243,11 @@ let package = Package(
     ),
     // What an app is, on its own: the words people type into a scope, what a scope's state is.
     .testTarget(name: "ConcordAppTests", dependencies: ["ConcordApp", "PropertyRandom"]),
-    .testTarget(name: "ConcordTerminalTests", dependencies: ["ConcordTerminal", "PropertyRandom"]),
+    // The window without a terminal: its model, keys, editor and scrolling, told events alone.
+    .testTarget(
+      name: "ConcordWindowTests",
+      dependencies: ["ConcordWindow", "ConcordApp", "ConcordClient", "ConcordWire", "SampleApp", "PropertyRandom"]
+    ),
     // The client on its own: the outbox, what it witnesses of the daemon's log, its texts.
     .testTarget(
       name: "ConcordClientTests",

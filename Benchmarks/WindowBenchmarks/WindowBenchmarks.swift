@@ -1,6 +1,7 @@
 import Concord
 import ConcordApp
 import ConcordTerminal
+import ConcordWindow
 import ConcordWire
 import Foundation
 import Workspace

@@ -29,6 +29,13 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
   /// reducer on what it shows (``HostedApp/predict(_:shown:pending:)``); nil when the scope
   /// gives no way. Throws when the JSON is not the scope's state.
   package let lift: (@Sendable (inout State, String?, JSONValue) throws -> Void)?
+  /// Throws, saying why, when a JSON value is not one of the scope's actions (it does not decode
+  /// as the scope's action type); nil for a read-only scope. What a window with no words for the
+  /// scope checks before it queues an action.
+  package let checkAction: (@Sendable (JSONValue) throws -> Void)?
+  /// One action of each case, as JSON, when the scope's action type gives them
+  /// (``ActionExamples``): what such a window's `help` lists.
+  package let actionExamples: [JSONValue]
   /// Whether the child state's JSON is small by its type (``ProjectedState/isSmall(_:)``): the
   /// line limit need not measure it.
   package let isSmallByType: Bool
@@ -49,7 +56,8 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
     AppScope(
       name: name, isParameterized: false, placeholder: nil,
       project: { appState, _ in ProjectedState(state(appState)) },
-      embed: { _, _, _ in throw ScopeError.readOnly(name) }, lift: nil, isSmallByType: ProjectedState.isSmall(Child.self))
+      embed: { _, _, _ in throw ScopeError.readOnly(name) }, lift: nil, checkAction: nil, actionExamples: [],
+      isSmallByType: ProjectedState.isSmall(Child.self))
   }
 
   /// A scope with one child state, whose actions carry who sent them and when: what an app
@@ -76,7 +84,8 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
       name: name, isParameterized: false, placeholder: nil,
       project: { appState, _ in ProjectedState(state(appState)) },
       embed: { _, json, origin in action(origin, try json.decode(ChildAction.self)) },
-      lift: lift.map(liftingJSON),
+      lift: lift.map(liftingJSON), checkAction: { _ = try $0.decode(ChildAction.self) },
+      actionExamples: ActionExampleJSON.of(ChildAction.self),
       isSmallByType: ProjectedState.isSmall(Child.self))
   }
 
@@ -126,7 +135,8 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
         guard let text, let id = parameter(text) else { throw ScopeError.badParameter }
         return action(id, origin, try json.decode(ChildAction.self))
       },
-      lift: lift.map { liftingJSON($0, parameter: parameter) },
+      lift: lift.map { liftingJSON($0, parameter: parameter) }, checkAction: { _ = try $0.decode(ChildAction.self) },
+      actionExamples: ActionExampleJSON.of(ChildAction.self),
       isSmallByType: ProjectedState.isSmall(Child.self))
   }
 

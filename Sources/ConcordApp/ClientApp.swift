@@ -24,9 +24,14 @@ public struct ClientApp: Sendable {
 
   /// The windows of `app`: an action shows the moment it is typed, computed by the same
   /// reducer the daemon runs, on the scopes that can be lifted back into the app's state.
-  public init<State: Codable & Sendable, Action: Codable & Sendable>(hosting app: HostedApp<State, Action>, scopes: [WindowScope]) {
+  ///
+  /// - Parameter scopes: how windows show the scopes the app gives a look of its own; every
+  ///   other scope of the app gets a generic window (``WindowScope/generic(for:)``): its state
+  ///   as an outline, actions typed as JSON.
+  public init<State: Codable & Sendable, Action: Codable & Sendable>(hosting app: HostedApp<State, Action>, scopes: [WindowScope] = []) {
     name = app.name
-    self.scopes = scopes
+    let given = Set(scopes.map(\.name))
+    self.scopes = scopes + app.scopes.filter { !given.contains($0.name) }.map(WindowScope.generic(for:))
     predict = { scope, shown, pending, earlier in
       app.predict(ScopeKey(scope), shown: shown, pending: pending, after: earlier)
     }

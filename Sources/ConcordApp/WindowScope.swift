@@ -35,6 +35,9 @@ public struct WindowScope: Sendable {
   public let check: (@Sendable (JSONValue) throws -> Void)?
   /// The words that start a command, for Tab.
   public let words: [String]
+  /// Lines a person could type here, one a command (or the JSON of an action), for examples in
+  /// a program's `--help`.
+  public let examples: [String]
   /// What an applied action did, in the app's words (`added #7 Fix login to todo`), from the
   /// action and the scope's state that holds it; nil where the typed line says it best.
   public let outcome: @Sendable (_ action: JSONValue, _ state: JSONValue) -> String?
@@ -50,12 +53,13 @@ public struct WindowScope: Sendable {
     parse: @escaping @Sendable (String) throws -> JSONValue, help: [String], briefHelp: [String]? = nil,
     showsEnd: Bool = false,
     check: (@Sendable (JSONValue) throws -> Void)? = nil, confirmation: @escaping @Sendable (String) -> String? = { _ in nil },
-    words: [String] = [], outcome: @escaping @Sendable (JSONValue, JSONValue) -> String? = { _, _ in nil },
+    words: [String] = [], examples: [String] = [], outcome: @escaping @Sendable (JSONValue, JSONValue) -> String? = { _, _ in nil },
     choices: @escaping @Sendable (JSONValue, [String], String) -> [WordChoice] = { _, _, _ in [] }
   ) {
     self.outcome = outcome
     self.choices = choices
     self.words = words
+    self.examples = examples
     self.confirmation = confirmation
     self.showsEnd = showsEnd
     self.check = check
@@ -86,7 +90,7 @@ public struct WindowScope: Sendable {
     // The scope's elements as last decoded: a change to a big state decodes what changed.
     let memo = DecodeMemo()
     let renderJSON: @Sendable (JSONValue, RenderContext<JSONValue>) -> [String] = { json, context in
-      guard let state = try? json.decode(State.self, memo: memo) else { return GenericRendering.lines(of: json, width: context.width) }
+      guard let state = try? json.decode(State.self, memo: memo) else { return OutlineRendering.lines(of: json, context) }
       return render(state, context.map { try $0.decode(State.self, memo: memo) })
     }
     let parse: @Sendable (String) throws -> JSONValue = { text in
@@ -97,6 +101,7 @@ public struct WindowScope: Sendable {
       name: name, render: renderJSON, parse: parse, help: CommandHelp.lines(for: commands),
       briefHelp: CommandHelp.lines(for: commands, examples: false), showsEnd: showsEnd, check: { _ = try $0.decode(Action.self) },
       confirmation: { WindowCommand.confirmation(for: $0, with: commands) }, words: commands.map(\.word),
+      examples: commands.compactMap(\.example),
       outcome: { action, state in
         guard let action = try? action.decode(Action.self), let state = try? state.decode(State.self) else { return nil }
         return outcome(action, state)
@@ -104,11 +109,48 @@ public struct WindowScope: Sendable {
       choices: { state, before, typed in (try? state.decode(State.self)).map { choices($0, before, typed) } ?? [] })
   }
 
-  /// A scope the app gave nothing for: its state shown as indented JSON, actions typed as JSON.
+  /// A scope the window knows nothing of but its name: its state as an outline
+  /// (``OutlineRendering``), actions typed as JSON and left to the daemon to check.
   public static func generic(_ name: String) -> WindowScope {
     WindowScope(
-      name: name, render: { state, context in GenericRendering.lines(of: state, width: context.width) },
+      name: name, render: OutlineRendering.lines,
       parse: { _ in throw CommandError("this scope takes actions as JSON, such as {\"name\":{}}") },
-      help: ["(actions as JSON)"])
+      help: ["Type an action as JSON: an object with one member, named for its case."])
+  }
+
+  /// A scope the app gave no renderer and no words for: its state as an outline that marks what
+  /// is pending (``OutlineRendering``), and actions typed as JSON, checked against the scope's
+  /// action type before they are queued. `help` names the action's cases, with an example of
+  /// each, when the action type gives them (``ActionExamples``).
+  public static func generic<State, Action>(for scope: AppScope<State, Action>) -> WindowScope {
+    let examples = scope.actionExamples
+    let cases = examples.compactMap(ActionExampleJSON.caseName)
+    let named = cases.isEmpty ? "" : " (its actions: \(cases.joined(separator: ", ")))"
+    let help: [String]
+    if scope.checkAction == nil {
+      help = ["\(scope.name) is read only: it shows, and takes no actions."]
+    } else if examples.isEmpty {
+      help = ["Type an action as JSON: an object with one member, named for its case."]
+    } else {
+      let column = (cases.map(\.count).max() ?? 0) + 2
+      help = ["Type an action as JSON, one of:"]
+        + zip(cases, examples).map { name, json in "  " + name + String(repeating: " ", count: column - name.count) + json.jsonText }
+    }
+    return WindowScope(
+      name: scope.name, render: OutlineRendering.lines,
+      parse: { _ in
+        guard scope.checkAction != nil else { throw CommandError("\(scope.name) is read only: it takes no actions") }
+        throw CommandError("\(scope.name) takes actions as JSON\(named); `help` shows an example of each")
+      },
+      help: help,
+      check: { json in
+        guard let check = scope.checkAction else { throw CommandError("\(scope.name) is read only: it takes no actions") }
+        do {
+          try check(json)
+        } catch {
+          throw CommandError("not one of \(scope.name)'s actions\(named): \(WireCoding.describe(error))")
+        }
+      },
+      examples: examples.map(\.jsonText))
   }
 }

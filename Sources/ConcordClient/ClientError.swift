@@ -19,7 +19,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case let .unreachable(reason): "daemon not running (\(reason)): start it with `concord daemon start`"
+    case let .unreachable(reason): "daemon not running (\(reason)): start it with `\(ProgramName.current) daemon start`"
     case .closed: "the daemon closed the connection"
     case let .protocolError(reason): "the daemon's answer was not understood: \(reason)"
     case let .local(reason): reason

@@ -4,13 +4,13 @@ import Foundation
 import Glibc
 #endif
 
-/// The system's `ssh`, running `concord dial-stdio` on the server, as a connection to the daemon
+/// The system's `ssh`, running `concord dial-stdio` (or the program of ``ProgramName``) on the server, as a connection to the daemon
 /// there: the client talks to one end of a socket pair whose other end is ssh's standard input
 /// and output. OpenSSH authenticates the person (keys, agent, `~/.ssh/config`, `ProxyJump`,
 /// known hosts); several windows share one SSH connection (ControlMaster).
 ///
 /// Environment: `CONCORD_SSH_COMMAND` replaces `ssh` (words split at spaces, such as
-/// `ssh -F ~/.ssh/team_config`); `CONCORD_REMOTE_COMMAND` replaces `concord` on the server (the
+/// `ssh -F ~/.ssh/team_config`); `CONCORD_REMOTE_COMMAND` replaces `concord` (``ProgramName``) on the server (the
 /// PATH of a non-interactive ssh session is short: `/usr/local/bin:/usr/bin:/bin`).
 ///
 /// ```swift
@@ -76,7 +76,7 @@ public final class SSHTransport {
   /// quoted for the server's shell), in the home the URL names.
   public static func command(for target: SSHTarget, running arguments: [String], environment: [String: String]) -> [String] {
     let ssh = (environment["CONCORD_SSH_COMMAND"] ?? "ssh").split(separator: " ").map(String.init)
-    var remote = ([environment["CONCORD_REMOTE_COMMAND"] ?? "concord"] + arguments.map(shellQuoted)).joined(separator: " ")
+    var remote = ([ProgramName.remoteCommand(environment)] + arguments.map(shellQuoted)).joined(separator: " ")
     if let home = target.home { remote += " --home " + shellQuoted(home) }
     var arguments = (ssh.isEmpty ? ["ssh"] : ssh) + [
       // A link that is down is found out in seconds: a window waits for its connection.
@@ -146,12 +146,12 @@ public final class SSHTransport {
     case (255, _):
       return .remoteUnreachable("\(remote) cannot be reached: \(last.isEmpty ? "ssh failed" : last)")
     case (2, let text) where text.contains("--mux"):
-      return .remoteRefused("\(remote): the server's concord is older than this one (it has no `dial-stdio --mux`); install the same version there")
+      return .remoteRefused("\(remote): the server's \(ProgramName.current) is older than this one (it has no `dial-stdio --mux`); install the same version there")
     case (127, _), (126, _):
       return .remoteRefused(
-        "\(remote): `concord` was not found on the server (\(last)); install it there, or name it with CONCORD_REMOTE_COMMAND")
+        "\(remote): `\(ProgramName.current)` was not found on the server (\(last)); install it there, or name it with CONCORD_REMOTE_COMMAND")
     case (3, _):
-      return .remoteUnreachable("\(remote): \(last.replacingOccurrences(of: "concord: ", with: ""))")
+      return .remoteUnreachable("\(remote): \(last.replacingOccurrences(of: "\(ProgramName.current): ", with: ""))")
     default:
       return .remoteUnreachable("\(remote): the connection ended (\(last.isEmpty ? "ssh exited \(status.map(String.init) ?? "?")" : last))")
     }

@@ -14,14 +14,17 @@ public struct ConcordHome: Sendable, Equatable {
     self.directory = directory
   }
 
-  /// `$CONCORD_HOME`, else `$XDG_STATE_HOME/concord`, else `~/.local/state/concord`.
-  public static func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConcordHome {
+  /// `$CONCORD_HOME`, else `$XDG_STATE_HOME/PROGRAM`, else `~/.local/state/PROGRAM`: each
+  /// program built on Concord (`concord`, or an app's own) has a home of its own by default.
+  public static func resolve(
+    program: String = "concord", environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> ConcordHome {
     if let home = environment["CONCORD_HOME"], !home.isEmpty { return ConcordHome(URL(filePath: home)) }
     if let state = environment["XDG_STATE_HOME"], !state.isEmpty {
-      return ConcordHome(URL(filePath: state).appending(path: "concord"))
+      return ConcordHome(URL(filePath: state).appending(path: program))
     }
     let user = environment["HOME"].map { URL(filePath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
-    return ConcordHome(user.appending(path: ".local/state/concord"))
+    return ConcordHome(user.appending(path: ".local/state").appending(path: program))
   }
 
   /// The daemon's socket (mode 0600).

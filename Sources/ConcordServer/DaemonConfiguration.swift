@@ -32,9 +32,11 @@ public struct DaemonConfiguration: Sendable {
     self.key = .file(layout.key)
   }
 
-  /// `$CONCORD_HOME`, else `$XDG_STATE_HOME/concord`, else `~/.local/state/concord`.
-  public static func defaultHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-    ConcordHome.resolve(environment: environment).directory
+  /// `$CONCORD_HOME`, else `$XDG_STATE_HOME/PROGRAM`, else `~/.local/state/PROGRAM`.
+  public static func defaultHome(
+    program: String = "concord", environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> URL {
+    ConcordHome.resolve(program: program, environment: environment).directory
   }
 }
 

@@ -1,22 +1,23 @@
 import CNcurses
 import ConcordApp
+import ConcordWindow
 import Foundation
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The terminal, full screen, through ncurses: lines drawn with attributes and wide characters,
-/// keys decoded (arrows, PgUp/PgDn, Home/End, Alt-keys, the wheel, resizes), and only the cells
-/// that changed sent to the terminal at each ``refresh()``.
+/// The terminal, full screen, through ncurses: a window's frame (``WindowFrame``) drawn with
+/// attributes and wide characters, keys decoded (arrows, PgUp/PgDn, Home/End, Alt-keys, the
+/// wheel, resizes), and only the cells that changed sent to the terminal at each ``refresh()``.
 ///
 /// One per process, used from one thread (curses is not thread-safe). ``end()`` puts the
 /// terminal back; so do SIGTERM, SIGHUP and SIGQUIT, and the process's exit.
 ///
 /// ```swift
 /// let screen = try Screen(colors: ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-/// screen.draw(StyledLine("\u{1B}[1mhello\u{1B}[0m"), row: 0)
-/// screen.refresh()
+/// screen.show(model.frame(columns: screen.size.columns, rows: screen.size.rows, at: Date()))
+/// if let key = screen.readKey() { _ = model.handle(.key(key), at: Date()) }
 /// ```
 public final class Screen {
   private let colors: Bool
@@ -83,6 +84,15 @@ public final class Screen {
       if fitted.text.count < run.text.count { break }
     }
     concord_attrset(concord_attr_normal())
+  }
+
+  /// Shows `frame` in place of what the screen shows: only the cells that changed reach the
+  /// terminal.
+  public func show(_ frame: WindowFrame) {
+    erase()
+    for text in frame.texts { draw(text.line, row: text.row, column: text.column) }
+    placeCursor(row: frame.cursor?.row ?? 0, column: frame.cursor?.column)
+    refresh()
   }
 
   /// Where the cursor shows (the command line), or hidden.

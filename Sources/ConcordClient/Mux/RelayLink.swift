@@ -40,10 +40,10 @@ public enum RelayLink {
     throw .remoteUnreachable("\(target): the relay to it ended before the daemon answered")
   }
 
-  /// Where this account's relay to `target` listens: one per server and per ssh command, named
-  /// by a hash of them, in the directory of the shared SSH connections.
+  /// Where this account's relay to `target` listens: one per server, ssh command and program run
+  /// there (two programs' windows to one server go to two daemons), named by a hash of them, in the directory of the shared SSH connections.
   public static func socketPath(for target: SSHTarget, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-    let key = [target.description, environment["CONCORD_SSH_COMMAND"] ?? "", environment["CONCORD_REMOTE_COMMAND"] ?? ""]
+    let key = [target.description, environment["CONCORD_SSH_COMMAND"] ?? "", ProgramName.remoteCommand(environment)]
       .joined(separator: "\u{0}")
     // FNV-1a: a name, not a secret (the directory is this account's alone).
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
@@ -143,12 +143,13 @@ public enum RelayLink {
     if poll(&poller, 1, 5000) > 0 { _ = read(pipe[0], &byte, 1) }
   }
 
-  /// The `concord` that starts the relay: this program when it is `concord`, else the one beside
-  /// it (a benchmark or test built with it), else the one on the PATH.
+  /// The program that starts the relay (``ProgramName``): this one when it is, else the one
+  /// beside it (a benchmark or test built with it), else the one on the PATH.
   static func executable() -> String {
+    let name = ProgramName.current
     let this = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-    if URL(filePath: this).lastPathComponent == "concord" { return this }
-    let beside = URL(filePath: this).deletingLastPathComponent().appending(path: "concord").path
-    return FileManager.default.isExecutableFile(atPath: beside) ? beside : "concord"
+    if URL(filePath: this).lastPathComponent == name { return this }
+    let beside = URL(filePath: this).deletingLastPathComponent().appending(path: name).path
+    return FileManager.default.isExecutableFile(atPath: beside) ? beside : name
   }
 }

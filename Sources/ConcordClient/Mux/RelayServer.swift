@@ -112,7 +112,8 @@ public struct RelayServer {
       shutdown(transport.fileDescriptor, Int32(SHUT_RDWR))
       (status, said) = transport.ending()
       if let malformed = mux.malformed {
-        said = "the server's `concord dial-stdio --mux` answered something else (\(malformed)): is the same concord installed there, and does its shell print nothing?"
+        let program = ProgramName.current
+        said = "the server's `\(program) dial-stdio --mux` answered something else (\(malformed)): is the same \(program) installed there, and does its shell print nothing?"
       }
     }
     // What came for each window before the end is still given to it.

@@ -1,0 +1,47 @@
+import Foundation
+import ConcordWire
+
+extension WindowScope {
+  /// The action a person's line makes in `scope` (`board`, `card:1`): the line as JSON when it
+  /// is one of the scope's actions, else read in the scope's words — which may start like JSON
+  /// too (a chat line `[wip] see #3`, or `"LGTM" from bob`). A JSON object is always meant as an
+  /// action, never as words: one that is not one of the scope's is a mistake.
+  ///
+  /// Checked before the action is queued, so a malformed one is a mistake now rather than a
+  /// refusal later, or an action waiting offline for a daemon that will turn it away.
+  ///
+  /// ```swift
+  /// try window.action(typed: #"{"increment":{}}"#, in: "counter")   // the JSON
+  /// try window.action(typed: "add 5", in: "counter")               // {"add":{"amount":5}}
+  /// ```
+  ///
+  /// - Throws: a ``CommandError`` saying what is wrong with the line.
+  public func action(typed text: String, in scope: String) throws(CommandError) -> JSONValue {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    // Why the line, read as JSON, is not an action of the scope, when it starts like JSON.
+    var jsonProblem: String?
+    if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") || trimmed.hasPrefix("\"") {
+      do {
+        let json = try JSONValue(parsing: trimmed)
+        do {
+          try check?(json)
+          return json
+        } catch {
+          let problem = (error as? CommandError)?.description ?? "not an action of \(scope): \(WireCoding.describe(error))"
+          if case .object = json { throw CommandError(problem) }
+          jsonProblem = problem
+        }
+      } catch let error as CommandError {
+        throw error
+      } catch {
+        jsonProblem = "the action is not valid JSON (\(error))"
+      }
+    }
+    do {
+      return try parse(trimmed)
+    } catch {
+      if let jsonProblem { throw CommandError("\(jsonProblem), nor \(error)") }
+      throw (error as? CommandError) ?? CommandError("\(error)")
+    }
+  }
+}

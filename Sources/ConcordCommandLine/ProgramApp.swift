@@ -1,0 +1,83 @@
+import ConcordApp
+import ConcordClient
+import ConcordLog
+import ConcordReplay
+import ConcordServer
+import ConcordWire
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// One app a program speaks: how the daemon hosts it, how windows show and type its scopes, and
+/// how its state is rebuilt from its log — the one `HostedApp` behind all three.
+///
+/// ```swift
+/// ProgramApp(ShopList.hosted, windows: ShopList.windows)   // its own look
+/// ProgramApp(ShopList.hosted)                               // generic windows for every scope
+/// ```
+public struct ProgramApp: Sendable {
+  /// The word that chooses it (`--app NAME`, `CONCORD_APP`): the app's name in lower case
+  /// unless given.
+  public let name: String
+  /// How windows show its scopes and read what people type there.
+  public let client: ClientApp
+  /// How people name the app's scopes (`board`, `card:ID`): one spelling everywhere.
+  let scopeUsages: [String]
+  /// The state (or one scope of it) as of a seq, rebuilt from the log.
+  let stateJSON: @Sendable (_ at: Int64?, _ log: ActionLog, _ scope: String?) throws -> (json: JSONValue, seq: Int64)
+  /// The daemon that hosts it.
+  let daemon: @Sendable (DaemonConfiguration, Logger) -> any Service
+
+  /// - Parameters:
+  ///   - app: the app as the daemon hosts it.
+  ///   - windows: how windows show the scopes the app gives a look of its own (renderers and
+  ///     words); every other scope gets a generic window: its state as an outline, actions
+  ///     typed as JSON.
+  ///   - name: the word that chooses it among a program's apps (default: the app's name in
+  ///     lower case).
+  public init<State: Codable & Sendable, Action: Codable & Sendable>(
+    _ app: HostedApp<State, Action>, windows: [WindowScope] = [], name: String? = nil
+  ) {
+    self.init(app, client: ClientApp(hosting: app, scopes: windows), name: name)
+  }
+
+  /// An app whose windows are described already (`ClientApp(hosting:scopes:)`).
+  public init<State: Codable & Sendable, Action: Codable & Sendable>(
+    _ app: HostedApp<State, Action>, client: ClientApp, name: String? = nil
+  ) {
+    self.name = name ?? app.name.lowercased()
+    self.client = client
+    scopeUsages = app.scopes.map(\.usage)
+    stateJSON = { at, log, scope in
+      let (state, seq) = try app.state(at: at, from: log)
+      return (try scope.map { try app.scopeJSON($0, of: state) } ?? JSONValue(encoding: state), seq)
+    }
+    daemon = { configuration, logger in ConcordDaemon(app: app, configuration: configuration, logger: logger) }
+  }
+
+  /// The scopes, for help: `The scopes: board, column:NAME, card:ID, …`
+  var scopeLine: String { "The scopes: \(scopeUsages.joined(separator: ", "))." }
+
+  /// The app this run speaks: the one `CONCORD_APP` names, else the program's first.
+  static var current: ProgramApp { ConcordProgram.running.app(named: ProcessInfo.processInfo.environment["CONCORD_APP"]) }
+
+  /// How windows show `scope` (`board`, `card:42`); a usage error naming the scopes when the
+  /// app has none by that name.
+  func window(for scope: String) throws -> WindowScope {
+    let name = scope.split(separator: ":").first.map(String.init) ?? scope
+    guard let window = client.scope(named: name) else {
+      throw CommandFailure.usage("no scope \"\(name)\"; the scopes are \(scopeUsages.joined(separator: ", "))")
+    }
+    return window
+  }
+
+  /// The action a person typed for `scope`, as JSON or in the scope's words; a usage error
+  /// saying what is wrong with it.
+  func action(typed text: String, in scope: String) throws -> JSONValue {
+    do {
+      return try window(for: scope).action(typed: text, in: scope)
+    } catch let error as CommandError {
+      throw CommandFailure.usage(error.description)
+    }
+  }
+}

@@ -1,0 +1,138 @@
+import ConcordApp
+import ConcordClient
+import Foundation
+
+/// The screen: the title, the body (scrolled, and sideways), a refusal waiting to be dismissed,
+/// the outcome line or a question, the status line, and the command line with its cursor.
+extension WindowModel {
+  /// What the screen shows at `now`, `columns` by `rows`. It renders the body only when it was
+  /// dropped (``rendered``), and keeps the scroll within the body's new length.
+  public mutating func frame(columns width: Int, rows: Int, at now: Date) -> WindowFrame {
+    columns = width
+    var frame = WindowFrame(columns: width, rows: rows)
+    frame.draw(StyledLine("\u{1B}[7m" + TextFit.pad(" \(scope)", width) + "\u{1B}[0m"), row: 0)
+    let refused = view.refusedOnReplay
+    let bodyRows = max(1, rows - 4 - (refused.isEmpty ? 0 : 1))
+    let helpShown = mode.helpScroll != nil
+    var position = mode.helpScroll ?? scroll
+    let body: [String]
+    if let rendered, rendered.width == width, rendered.rows == bodyRows, rendered.help == helpShown {
+      body = rendered.lines
+    } else {
+      body = renderBody(width: width, rows: bodyRows, at: position)
+      rendered = RenderedBody(width: width, rows: bodyRows, help: helpShown, lines: body)
+    }
+    position.fit(lines: body.count, rows: bodyRows)
+    if helpShown { mode = .help(position) } else { scroll = position }
+    let lines = position.visible.map { StyledLine(body[$0]) }
+    // Not past the widest line shown: a scroll that went too far comes back.
+    let widest = lines.map(\.cells).max() ?? 0
+    sideways = min(sideways, max(0, widest - width))
+    for (row, line) in lines.enumerated() {
+      frame.draw(sideways > 0 ? line.dropping(cells: sideways) : line, row: 1 + row)
+    }
+    // In the title bar, where it hides nothing of the body.
+    if let more = Self.moreText(position, moreLeft: sideways > 0, moreRight: widest - sideways > width) {
+      let text = " " + more + " "
+      frame.draw(StyledLine("\u{1B}[7;1m" + text + "\u{1B}[0m"), row: 0, column: max(0, width - DisplayWidth.of(text)))
+    }
+    if let oldest = refused.first {
+      let count = refused.count > 1 ? "(1 of \(refused.count)) " : ""
+      frame.draw(StyledLine("\u{1B}[31m" + TextFit.cut(" " + count + oldest.notice, width) + "\u{1B}[0m"), row: rows - 4)
+    }
+    if case let .confirming(_, question) = mode {
+      let text = TextFit.cut(" \(question)? y and Enter does it; anything else keeps it", width)
+      frame.draw(StyledLine("\u{1B}[33m" + text + "\u{1B}[0m"), row: rows - 3)
+    } else if let outcome, !outcome.hasFaded(at: now) {
+      let text = TextFit.cut(" " + outcome.text, width)
+      frame.draw(StyledLine((outcome.isError ? "\u{1B}[31m" : "\u{1B}[32m") + text + "\u{1B}[0m"), row: rows - 3)
+    }
+    frame.draw(StyledLine("\u{1B}[7m" + TextFit.pad(statusLine(width: width, at: now), width) + "\u{1B}[0m"), row: rows - 2)
+    drawCommandLine(into: &frame, row: rows - 1, width: width)
+    return frame
+  }
+
+  /// The body's lines. Only the lines shown are drawn by the renderer: where the scroll is, and
+  /// again where it lands when the body's new length moved it (a conversation following its end).
+  private func renderBody(width: Int, rows: Int, at position: ScrollPosition) -> [String] {
+    var shown = position.top..<(position.top + rows)
+    var body = bodyLines(width: width, rows: rows, shown: shown)
+    var landed = position
+    landed.fit(lines: body.count, rows: rows)
+    if !shown.contains(landed.visible) {
+      shown = landed.visible
+      body = bodyLines(width: width, rows: rows, shown: shown)
+    }
+    return body
+  }
+
+  private func bodyLines(width: Int, rows: Int, shown: Range<Int>) -> [String] {
+    if mode.helpScroll != nil {
+      // The whole list when it fits; else the words alone (`words` has the examples).
+      let fits = window.help.count + 5 <= rows
+      let words = fits ? window.help : window.briefHelp + ["(\(ProgramName.current) words \(scope) shows an example of each)"]
+      return ["", " The words of \(scope) (Esc or Enter goes back; PgUp/PgDn scroll):", ""]
+        + (words + Self.windowHelp).map { "   " + $0 }
+    }
+    return window.lines(of: view.shown, user: view.user, width: width, rows: shown)
+      ?? ["", "  (no state seen yet: waiting for the daemon)"]
+  }
+
+  static func moreText(_ position: ScrollPosition, moreLeft: Bool, moreRight: Bool) -> String? {
+    var parts: [String] = []
+    if position.newBelow > 0 {
+      parts.append("\(position.newBelow) new below (End)")
+    } else {
+      switch (position.hasMoreAbove, position.hasMoreBelow) {
+      case (true, true): parts.append("↑↓ PgUp/PgDn")
+      case (false, true): parts.append("more below (PgDn)")
+      case (true, false): parts.append("more above (PgUp)")
+      default: break
+      }
+    }
+    switch (moreLeft, moreRight) {
+    case (true, true): parts.append("← → more")
+    case (false, true): parts.append("more right (→)")
+    case (true, false): parts.append("more left (←)")
+    default: break
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: " · ")
+  }
+
+  /// `> ` and the line, scrolled sideways to keep the cursor in sight; or the history search.
+  private func drawCommandLine(into frame: inout WindowFrame, row: Int, width: Int) {
+    var prompt = "> "
+    if let search = editor.search { prompt = "(search `\(search)`) " }
+    var beforeCells = DisplayWidth.of(String(editor.characters[..<editor.cursor]))
+    let room = max(1, width - DisplayWidth.of(prompt) - 1)
+    var start = 0
+    while beforeCells > room, start < editor.cursor {
+      beforeCells -= DisplayWidth.of(editor.characters[start])
+      start += 1
+    }
+    let text = TextFit.prefix(of: String(editor.characters[start...]), fitting: room).text
+    frame.draw(StyledLine(prompt + text), row: row)
+    frame.cursor = WindowFrame.Position(row: row, column: min(width - 1, DisplayWidth.of(prompt) + beforeCells))
+  }
+
+  /// The link, the seq, who, and what waits; the keys' reminder when there is room.
+  func statusLine(width: Int, at now: Date) -> String {
+    var link = view.isConnected ? "connected" : "OFFLINE"
+    // Kept in sight: nothing is sent until a person decides.
+    if !view.isConnected, view.logWentBack { link += " (the daemon's log went back)" }
+    if let note = connectionNote, !view.isConnected || !note.isError, !note.hasFaded(at: now) { link += " (\(note.text))" }
+    switch view.link {
+    case .connecting: link += ", connecting"
+    case let .offline(next?) where next.timeIntervalSince(now) >= 1:
+      link += ", retrying in \(Int(next.timeIntervalSince(now).rounded()))s"
+    default: break
+    }
+    let seq = view.seq.map { "seq \($0)" } ?? "no state yet"
+    let pending = view.shown?.pending.count ?? 0
+    let queue = (pending > 0 ? "\(RenderContext<Int>.pendingMark) \(pending) pending · " : "") + "\(view.waiting) waiting"
+    let status = " \(link) · \(seq) · \(view.user) · \(queue)"
+    // The reminder of the keys only when there is room for it: the rest matters more.
+    let keys = " · help · q to quit"
+    return DisplayWidth.of(status + keys) <= width ? status + keys : status
+  }
+}

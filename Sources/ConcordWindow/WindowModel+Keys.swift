@@ -1,0 +1,81 @@
+import ConcordApp
+import Foundation
+
+/// Keys: the ones the window takes (leaving, scrolling, help, Tab) and the rest, the line
+/// editor's; Enter hands the line to ``WindowModel/enter(_:at:)``.
+extension WindowModel {
+  /// The window's own words, after the scope's in `help`.
+  public static let windowHelp = [
+    "", "/open SCOPE — show another scope here (/open card:1, /open chat:general)", "/join NAME — a chat channel",
+    "/dismiss — put away the action refused on replay that is shown", "help", "q, quit or Ctrl-C: leave",
+  ]
+
+  /// The words the window itself takes, for Tab: the same in the full-screen and the line window.
+  public static let windowWords = ["help", "quit", "/open", "/join", "/dismiss"]
+
+  mutating func press(_ key: Key, at now: Date) -> [Command] {
+    // Keys that move the body or the cursor on an empty line belong to the editor while it
+    // searches the history (Ctrl-R).
+    let idle = editor.isEmpty && editor.search == nil
+    switch key {
+    case .control("c"):
+      // Ctrl-C always leaves, as the help says; Ctrl-D only on an empty line, as in a shell.
+      return [.quit]
+    case .control("d") where editor.isEmpty:
+      return [.quit]
+    case .pageUp, .pageDown:
+      scrollBody { $0.page(up: key == .pageUp) }
+    case .wheelUp, .wheelDown:
+      scrollBody { $0.wheel(up: key == .wheelUp) }
+    case .home where idle:
+      scrollBody { $0.toStart() }
+    case .end where idle:
+      scrollBody { $0.toEnd() }
+    case .left where idle, .right where idle:
+      // Sideways, a third of the screen at a time: a board with more columns than fit.
+      let step = max(10, columns / 3)
+      sideways = max(0, sideways + (key == .left ? -step : step))
+    case .escape where mode.helpScroll != nil && editor.search == nil:
+      mode = .scope
+      rendered = nil
+    case .resize:
+      break
+    case .tab where editor.search == nil:
+      complete(at: now)
+    default:
+      if case let .submitted(line) = editor.handle(key) { return enter(line, at: now) }
+    }
+    return []
+  }
+
+  /// Moves the help's scroll in help, else the state's.
+  private mutating func scrollBody(_ change: (inout ScrollPosition) -> Void) {
+    if case var .help(help) = mode {
+      change(&help)
+      mode = .help(help)
+    } else {
+      change(&scroll)
+    }
+    // The renderer drew only the lines that were shown.
+    rendered = nil
+  }
+
+  /// Tab: the first word from the scope's words and the window's own; the next ones from what
+  /// the scope shows (card numbers with their titles, columns, people, channels). Several
+  /// candidates are listed on the outcome line.
+  private mutating func complete(at now: Date) {
+    let line = String(editor.characters[..<editor.cursor])
+    let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+    let typed = line.hasSuffix(" ") || line.isEmpty ? "" : words.last ?? ""
+    let before = typed.isEmpty ? words : Array(words.dropLast())
+    let candidates: [WordChoice]
+    if before.isEmpty {
+      candidates = (window.words + Self.windowWords).map { WordChoice($0) }
+    } else {
+      candidates = view.shown.map { window.choices($0.state, before, typed) } ?? []
+    }
+    let (completed, choices) = Completion.complete(line, among: candidates)
+    editor.replace(with: completed + String(editor.characters[editor.cursor...]), cursor: completed.count)
+    if !choices.isEmpty { outcome = OutcomeLine(choices.joined(separator: "  "), isError: false, at: now) }
+  }
+}

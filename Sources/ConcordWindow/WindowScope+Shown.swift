@@ -1,0 +1,26 @@
+import ConcordApp
+import ConcordClient
+import ConcordWire
+import Foundation
+
+extension WindowScope {
+  /// The scope as a session shows it (`shown`, for the person `user`), drawn `width` columns
+  /// wide: the daemon's state with the actions still pending on top, marked as pending by the
+  /// app's renderer. Nil before any state was seen.
+  ///
+  /// - Parameter rows: the lines the window will show, when it knows; the renderer may leave the
+  ///   others empty.
+  public func lines(of shown: Shown?, user: String, width: Int, rows: Range<Int>? = nil) -> [String]? {
+    guard let shown else { return nil }
+    let context = RenderContext<JSONValue>(
+      width: width, confirmed: shown.pending.isEmpty ? nil : shown.confirmed, user: user, shown: rows)
+    return render(shown.state, context)
+  }
+}
+
+extension RefusedAction {
+  /// One line for a person: what was refused, where, and why; and how to put it away.
+  public var notice: String {
+    "✗ refused on replay: \(reason) — `\(text)` (\(scope)) · /dismiss"
+  }
+}
