@@ -217,6 +217,8 @@ let package = Package(
       ],
       path: "Proofs"
     ),
+    // The sample app as a program of its own with generic windows, for the end-to-end tests.
+    .executableTarget(name: "generic-sample", dependencies: ["ConcordCommandLine", "SampleApp"], path: "Tests/GenericSample"),
     // Seeded randomness shared by the property tests and the proof suites: a seed replays a case.
     .target(name: "PropertyRandom", path: "Tests/PropertyRandom"),
     .testTarget(
@@ -246,7 +248,10 @@ let package = Package(
     // The window without a terminal: its model, keys, editor and scrolling, told events alone.
     .testTarget(
       name: "ConcordWindowTests",
-      dependencies: ["ConcordWindow", "ConcordApp", "ConcordClient", "ConcordWire", "SampleApp", "PropertyRandom"]
+      dependencies: [
+        "Concord", "ConcordWindow", "ConcordApp", "ConcordClient", "ConcordWire", "SampleApp", "Workspace", "WorkspaceWindows",
+        "PropertyRandom",
+      ]
     ),
     // The client on its own: the outbox, what it witnesses of the daemon's log, its texts.
     .testTarget(

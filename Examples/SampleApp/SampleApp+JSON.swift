@@ -74,3 +74,16 @@ extension SampleApp.Action: Codable {
     var scope: String
   }
 }
+
+// One example of each action, for the windows of an app that gives them no words (`help`).
+extension SampleApp.CounterAction: ActionExamples {
+  public static let examples: [Self] = [.increment, .decrement, .add(amount: 5)]
+}
+
+extension SampleApp.NotesAction: ActionExamples {
+  public static let examples: [Self] = [.add(text: "buy milk"), .addLater(text: "call back", milliseconds: 1000), .remove(id: 1)]
+}
+
+extension SampleApp.NoteAction: ActionExamples {
+  public static let examples: [Self] = [.edit(text: "buy oat milk"), .toggle]
+}

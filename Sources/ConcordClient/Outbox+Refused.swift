@@ -10,6 +10,11 @@ public struct RefusedAction: Sendable, Equatable {
   public var queued: QueuedAction
   public var reason: String
 
+  public init(queued: QueuedAction, reason: String) {
+    self.queued = queued
+    self.reason = reason
+  }
+
   public var cseq: Int64 { queued.cseq }
   public var scope: String { queued.scope }
   /// How a person names it: as typed, else as the action's JSON.

@@ -3,9 +3,12 @@ import Foundation
 import Workspace
 import Testing
 
-/// A Workspace window as a person uses it, in a real terminal (tmux): a long board scrolls, wide
-/// characters keep the columns straight at any size and after a resize, the command line edits
-/// and remembers, `NO_COLOR` takes the colours away, and `TERM=dumb` gets a plain line mode.
+/// A Workspace window as a person uses it, in a real terminal (tmux): what only the terminal's
+/// shell can show. A 1,000-card board scrolls and keeps up, wide characters keep the columns
+/// straight at any size and after a resize, the command line edits and remembers across
+/// windows, `/open` switches the session, `NO_COLOR` takes the colours away, and `TERM=dumb`
+/// gets a plain line mode. (What the window decides — every key and mode — is the window
+/// model's, tested without a terminal in ConcordWindowTests.)
 @Suite(.serialized) struct TerminalWindowTests {
   /// A Workspace daemon with `titles` as cards in `todo`, added by one scripted window.
   static func board(with titles: [String]) throws -> DaemonProcess {
@@ -23,25 +26,6 @@ import Testing
     try Tmux(
       command: "env -u NO_COLOR \(environment) CONCORD_APP=workspace CONCORD_HOME=\(daemon.home.path) \(ConcordCLI.binary.path) attach \(scope)",
       columns: columns, rows: rows)
-  }
-
-  @Test func aBoardLongerThanTheWindowScrollsByPageByWheelAndToItsEnds() throws {
-    let daemon = try Self.board(with: (1...60).map { "Task \($0)" })
-    defer { daemon.stopAndRemoveHome() }
-    let tmux = try Self.window(daemon)
-    defer { tmux.kill() }
-    try tmux.waitForScreen(containing: "#1 Task 1", "more below (PgDn)")
-    #expect(!tmux.screen(of: "w").contains("#60 Task 60"))
-    for _ in 0..<4 { try tmux.press("NPage") }
-    try tmux.waitForScreen(containing: "#60 Task 60", "more above (PgUp)")
-    try tmux.waitForScreen(without: "#1 Task 1 ")
-    // Home on an empty command line goes back to the top; End to the bottom.
-    try tmux.press("Home")
-    try tmux.waitForScreen(containing: "#1 Task 1 ")
-    try tmux.press("End")
-    try tmux.waitForScreen(containing: "#60 Task 60")
-    try tmux.press("PPage")
-    try tmux.waitForScreen(containing: "↑↓ PgUp/PgDn")
   }
 
   /// A board of 1,000 cards: the window opens at the top, End reaches the last card, PgUp walks
@@ -62,29 +46,6 @@ import Testing
     try tmux.waitForScreen(containing: "✓ moved #1000 Task 1000 to doing")
     try tmux.press("Home")
     try tmux.waitForScreen(containing: "todo (999)", "doing (1/3)", "#1000 Task 1000")
-  }
-
-  /// A board with more columns than the window is wide scrolls sideways with ← and → on an
-  /// empty command line, and says which way there is more.
-  @Test func aBoardWiderThanTheWindowScrollsSideways() throws {
-    let daemon = try Self.board(with: ["First"])
-    defer { daemon.stopAndRemoveHome() }
-    let columns = (4...9).map { #"{"addColumn":{"name":"extra\#($0)"}}"# }.joined(separator: "\n") + "\n"
-    let added = try ConcordCLI.run(["attach", "board", "--json"], home: daemon.home, input: columns, app: "workspace")
-    #expect(added.status == 0, "\(added.error)")
-    let tmux = try Self.window(daemon, columns: 60, rows: 20)
-    defer { tmux.kill() }
-    try tmux.waitForScreen(containing: "#1 First", "more right (→)")
-    #expect(!tmux.screen(of: "w").contains("extra9"))
-    for _ in 0..<6 { try tmux.press("Right") }
-    try tmux.waitForScreen(containing: "extra9", "more left (←)")
-    try tmux.waitForScreen(without: "#1 First")
-    for _ in 0..<6 { try tmux.press("Left") }
-    try tmux.waitForScreen(containing: "#1 First", "more right (→)")
-    // On a line being typed, ← and → move the cursor, not the board.
-    try tmux.write("abc")
-    try tmux.press("Right", "Right", "Left")
-    try tmux.waitForScreen(containing: "#1 First", "> abc")
   }
 
   /// The cells a character of the screen takes, from Unicode's properties: marks, joiners and
@@ -236,27 +197,6 @@ import Testing
     try tmux.waitForScreen(containing: "#1 Only card", "opened board")
     let chat = try ConcordCLI.run(["state", "chat:general"], home: daemon.home, app: "workspace").output
     #expect(chat.contains("channel is noisy today") && !chat.contains(#""is""#), "\(chat)")
-  }
-
-  /// Deleting a message cannot be undone: the window asks first, and anything but y keeps it.
-  @Test func aWordThatCannotBeUndoneAsksFirst() throws {
-    let daemon = try Self.board(with: [])
-    defer { daemon.stopAndRemoveHome() }
-    let tmux = try Self.window(daemon, scope: "chat:general")
-    defer { tmux.kill() }
-    try tmux.waitForScreen(containing: "connected")
-    try tmux.type("a message to keep")
-    try tmux.waitForScreen(containing: "✓ a message to keep")
-    try tmux.type("/delete 1")
-    try tmux.waitForScreen(containing: "delete message 1 for good? y and Enter does it")
-    try tmux.type("n")
-    try tmux.waitForScreen(containing: "not done: /delete 1")
-    #expect(!(try ConcordCLI.run(["state", "chat:general"], home: daemon.home, app: "workspace").output.contains(#""deleted":true"#)))
-    try tmux.type("/delete 1")
-    try tmux.waitForScreen(containing: "for good?")
-    try tmux.type("y")
-    try tmux.waitForScreen(containing: "✓ deleted message 1")
-    #expect(try ConcordCLI.run(["state", "chat:general"], home: daemon.home, app: "workspace").output.contains(#""deleted":true"#))
   }
 
   @Test func noColorTakesTheColoursAwayAndKeepsTheLayout() throws {

@@ -1,0 +1,128 @@
+import ConcordApp
+import ConcordClient
+import ConcordWindow
+import ConcordWire
+import Foundation
+import SampleApp
+import Testing
+
+/// What the window says of its link to the daemon and of what waits: offline, queued and
+/// pending, back and replayed, refused on replay, and a log that does not carry on.
+@Suite struct WindowModelSessionTests {
+  static let counter = WindowModelKeyTests.counter
+
+  static func queued(_ cseq: Int64, _ typed: String, _ action: JSONValue, scope: String = "counter") -> QueuedAction {
+    QueuedAction(cseq: cseq, scope: scope, action: action, queuedAt: Date(timeIntervalSince1970: 1_800_000_000), typed: typed)
+  }
+
+  @Test func theStatusLineSaysTheLinkTheSeqWhoAndWhatWaits() {
+    var story = WindowStory(scope: "counter", window: Self.counter, state: 3)
+    #expect(story.screenRows[10] == " connected · seq 1 · ann · 0 waiting · help · q to quit")
+
+    var fresh = WindowStory(scope: "counter", window: Self.counter, state: nil, link: .offline(retryingAt: nil))
+    #expect(fresh.screen.contains("(no state seen yet: waiting for the daemon)"))
+    #expect(fresh.screen.contains("OFFLINE · no state yet"))
+  }
+
+  @Test func theDaemonGoesAwayWhatIsTypedIsQueuedShownPendingAndSentWhenItIsBack() {
+    var story = WindowStory(scope: "counter", window: Self.counter, state: 5, columns: 100)
+    story.view.link = .offline(retryingAt: story.now.addingTimeInterval(3))
+    story.tell([.disconnected(reason: "the daemon closed the connection"), .stateChanged])
+    #expect(story.screen.contains("OFFLINE (the daemon closed the connection), retrying in 3s"))
+
+    story.type("add 10")
+    story.sendLast(as: 9)
+    let pending = Self.queued(9, "add 10", ["add": ["amount": 10]])
+    story.view.shown = Shown(state: 15, confirmed: 5, pending: [pending])
+    story.view.waiting = 1
+    story.tell([.stateChanged, .queued(cseq: 9, waiting: 1)])
+    #expect(story.screen.contains("Count: 15 ◌ pending"))
+    #expect(story.screen.contains("queued while offline: add 10 (1 waiting)"))
+    #expect(story.screen.contains("◌ 1 pending · 1 waiting"))
+
+    // Back: the queue replays; the notice that it was queued is old news.
+    story.view.link = .connected
+    story.view.shown = Shown(state: 15, confirmed: 15)
+    story.view.waiting = 0
+    story.tell([.connected(user: "ann", logID: "abc"), .replayed(pending, .applied(seq: 4)), .stateChanged])
+    #expect(story.screen.contains("connected (back, 1 replayed)"))
+    #expect(!story.screen.contains("queued while offline"))
+    #expect(story.screen.contains("Count: 15"))
+    #expect(!story.screen.contains("◌"))
+    story.wait(6)
+    #expect(!story.screen.contains("(back"), "that it is back fades")
+  }
+
+  @Test func anActionTheAppsReducerWillRefuseSaysSoWhenItIsQueued() {
+    var story = WindowStory(scope: "counter", window: Self.counter, state: 0, columns: 120, link: .offline(retryingAt: nil))
+    story.type("dec")
+    story.sendLast(as: 2)
+    story.view.shown = Shown(
+      state: 0, confirmed: 0, pending: [Self.queued(2, "dec", ["decrement": [:]])], refusals: [2: "the counter is already at zero"])
+    story.tell([.queued(cseq: 2, waiting: 1)])
+    #expect(story.screen.contains("queued while offline: dec (1 waiting); it will likely be refused: the counter is already at zero"))
+  }
+
+  @Test func aReplayThatRefusesIsCountedAndTheRefusalStaysUntilDismissed() {
+    var story = WindowStory(scope: "counter", window: Self.counter, state: 0, columns: 120)
+    story.tell([.disconnected(reason: "gone")])
+    let refused = [
+      RefusedAction(queued: Self.queued(3, "dec", ["decrement": [:]]), reason: "the counter is already at zero"),
+      RefusedAction(queued: Self.queued(4, "dec", ["decrement": [:]]), reason: "the counter is already at zero"),
+    ]
+    story.view.refusedOnReplay = refused
+    story.tell([
+      .connected(user: "ann", logID: "abc"), .replayed(refused[0].queued, .refused(reason: "no")),
+      .replayed(Self.queued(5, "inc", ["increment": [:]]), .applied(seq: 9)),
+    ])
+    #expect(story.screen.contains("back, 2 replayed (1 refused)"))
+    #expect(story.screen.contains("(1 of 2) ✗ refused on replay: the counter is already at zero — `dec` (counter) · /dismiss"))
+    story.type("/dismiss")
+    #expect(story.lastCommand == .dismissRefused(upTo: 3))
+    #expect(story.screen.contains("dismissed; 1 more"))
+    story.view.refusedOnReplay = [refused[1]]
+    story.tell([])
+    #expect(!story.screen.contains("(1 of 2)"))
+    story.type("/dismiss")
+    #expect(story.lastCommand == .dismissRefused(upTo: 4))
+    story.view.refusedOnReplay = []
+    story.tell([])
+    #expect(!story.screen.contains("refused on replay"))
+    story.type("/dismiss")
+    #expect(story.screen.contains("nothing to dismiss"))
+  }
+
+  @Test func aLogThatDoesNotCarryOnSaysWhatToDoAndARolledBackOneKeepsTheWindowAway() {
+    var story = WindowStory(scope: "counter", window: Self.counter, state: 0)
+    story.tell([.logDiverged(.replaced(known: "aaaaaaaaaaaa", now: "bbbbbbbbbbbb"))])
+    #expect(story.screen.contains("the daemon's log was replaced (bbbbbbbb…)"))
+    story.view.link = .offline(retryingAt: nil)
+    story.view.logWentBack = true
+    story.columns = 200
+    story.tell([.logDiverged(.rolledBack(logEndsAt: 3, seen: 9))])
+    #expect(story.screen.contains("nothing is sent: `concord outbox sync --accept-rollback`"))
+    #expect(story.screen.contains("OFFLINE (the daemon's log went back)"))
+  }
+
+  @Test func theDaemonsWordsAboutTheLinkGoToTheStatusLine() {
+    var story = WindowStory(scope: "counter", window: Self.counter, state: 0, link: .connecting)
+    #expect(story.screen.contains("OFFLINE, connecting"))
+    story.view.link = .offline(retryingAt: nil)
+    story.tell([.error("the update did not apply; asking for the whole state")])
+    #expect(story.screen.contains("OFFLINE (the update did not apply"))
+  }
+
+  @Test func aConversationFollowsItsEndAndCountsWhatArrivesWhileScrolledUp() {
+    let chat = WindowScope(
+      name: "talk", render: { state, _ in (0..<(state.int64.map(Int.init) ?? 0)).map { "line \($0)" } }, parse: { _ in [:] },
+      help: [], showsEnd: true)
+    var story = WindowStory(scope: "talk", window: chat, state: 20, rows: 10)
+    #expect(story.screen.contains("line 19"))
+    story.press(.pageUp)
+    story.daemon(state: 23, seq: 2)
+    #expect(story.screenRows[0].contains("3 new below (End)"))
+    story.press(.end)
+    #expect(story.screen.contains("line 22"))
+    #expect(!story.screenRows[0].contains("new below"))
+  }
+}

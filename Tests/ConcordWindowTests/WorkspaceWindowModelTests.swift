@@ -1,0 +1,86 @@
+import Concord
+import ConcordApp
+import ConcordClient
+import ConcordWindow
+import ConcordWire
+import Foundation
+import Testing
+import Workspace
+import WorkspaceWindows
+
+/// Workspace's own windows in the window model: a board longer than the window pages, one wider
+/// than it scrolls sideways, and a chat line that cannot be undone asks first.
+@Suite struct WorkspaceWindowModelTests {
+  static let app = Workspace.hosted()
+
+  /// The JSON of `scope` once `actions` are taken, by Workspace's own reducer.
+  static func scope(_ scope: String, after actions: [Workspace.Action]) throws -> JSONValue {
+    var state = app.initialState
+    for action in actions { Reduction.reduceWithFeedback(action, into: &state, reduce: app.reduceAdmitted, each: { _ in }) }
+    return try app.scopeJSON(scope, of: state)
+  }
+
+  static func board(_ action: BoardAction) -> Workspace.Action {
+    .board(Authored(user: "ann", at: Date(timeIntervalSince1970: 1_800_000_000), action))
+  }
+
+  static func window(_ name: String) -> WindowScope { Workspace.client.scope(named: name)! }
+
+  @Test func aBoardLongerThanTheWindowScrollsByPageByWheelAndToItsEnds() throws {
+    let board = try Self.scope("board", after: (1...60).map { Self.board(.addCard(title: "Task \($0)", column: "todo")) })
+    var story = WindowStory(scope: "board", window: Self.window("board"), state: board, columns: 100, rows: 30)
+    #expect(story.screen.contains("#1 Task 1 "))
+    #expect(story.screenRows[0].contains("more below (PgDn)"))
+    #expect(!story.screen.contains("#60 Task 60"))
+    for _ in 0..<4 { story.press(.pageDown) }
+    #expect(story.screen.contains("#60 Task 60"))
+    #expect(story.screenRows[0].contains("more above (PgUp)"))
+    #expect(!story.screen.contains("#1 Task 1 "))
+    story.press(.home)
+    #expect(story.screen.contains("#1 Task 1 "))
+    story.press(.end)
+    #expect(story.screen.contains("#60 Task 60"))
+    story.press(.pageUp)
+    #expect(story.screenRows[0].contains("↑↓ PgUp/PgDn"))
+  }
+
+  @Test func aBoardWiderThanTheWindowScrollsSideways() throws {
+    let board = try Self.scope(
+      "board", after: [Self.board(.addCard(title: "First", column: "todo"))] + (4...9).map { Self.board(.addColumn(name: "extra\($0)", limit: nil)) })
+    var story = WindowStory(scope: "board", window: Self.window("board"), state: board, columns: 60, rows: 20)
+    #expect(story.screen.contains("#1 First"))
+    #expect(story.screenRows[0].contains("more right (→)"))
+    #expect(!story.screen.contains("extra9"))
+    for _ in 0..<6 { story.press(.right) }
+    #expect(story.screen.contains("extra9"))
+    #expect(story.screenRows[0].contains("more left (←)"))
+    #expect(!story.screen.contains("#1 First"))
+    for _ in 0..<6 { story.press(.left) }
+    #expect(story.screen.contains("#1 First"))
+    // On a line being typed, ← and → move the cursor, not the board.
+    story.write("abc")
+    story.press(.right, .right, .left)
+    #expect(story.screen.contains("#1 First"))
+    #expect(story.screenRows.last == "> abc")
+    #expect(story.model.editor.cursor == 2)
+  }
+
+  @Test func deletingAMessageCannotBeUndoneSoTheWindowAsksFirst() throws {
+    let chat = try Self.scope(
+      "chat:general", after: [.chat(Authored(user: "ann", at: Date(timeIntervalSince1970: 1_800_000_000), .say(channel: "general", text: "a message to keep")))])
+    var story = WindowStory(scope: "chat:general", window: Self.window("chat"), state: chat, columns: 100)
+    story.type("/delete 1")
+    #expect(story.screen.contains("delete message 1 for good? y and Enter does it"))
+    story.type("n")
+    #expect(story.screen.contains("not done: /delete 1"))
+    #expect(!story.commands.contains { if case .send = $0 { true } else { false } })
+    story.type("/delete 1")
+    story.type("y")
+    guard case let .send(line, action)? = story.lastCommand else {
+      Issue.record("y did not send it: \(story.commands)")
+      return
+    }
+    #expect(line == "/delete 1")
+    #expect(action == (try Self.window("chat").parse("/delete 1")))
+  }
+}
