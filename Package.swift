@@ -101,7 +101,9 @@ let package = Package(
     // one logged action replays) and how windows show and type its scopes. No I/O.
     .target(name: "ConcordApp", dependencies: ["Concord", "ConcordWire", "CCellWidth"]),
     // The full-screen terminal: ncursesw, wide characters and keys.
-    .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+    // No pkg-config: its flags (-D_XOPEN_SOURCE=600) are refused in a package that depends on
+    // this one; the shim defines what the wide-character calls need, and the module map links.
+    .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
     // A window without a terminal: keys, the command line's editor, scrolling, styled lines, and
     // the full-screen window as a state machine (`WindowModel`: events in, a frame and commands
     // out). No I/O.
@@ -241,7 +243,7 @@ let package = Package(
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ],
       // The independent wire peer, run by WireContractTests; logs written by earlier builds.
-      exclude: ["wire_contract_peer.py", "app_schema_peer.py", "Fixtures"]
+      exclude: ["wire_contract_peer.py", "app_schema_peer.py", "mux_peer.py", "Fixtures"]
     ),
     // What an app is, on its own: the words people type into a scope, what a scope's state is.
     .testTarget(name: "ConcordAppTests", dependencies: ["ConcordApp", "PropertyRandom"]),

@@ -13,4 +13,7 @@ source scripts/system-packages.sh
 concord_install_system_packages python3 python3-jsonschema sqlite3 openssh-server openssh-client iproute2 systemd
 
 swift build --build-tests
+# The starter app, a package of its own that depends on Concord by path: ShopListEndToEndTests
+# runs its program, `shoplist`.
+swift build --package-path Examples/ShopList
 swift test --skip-build "$@"

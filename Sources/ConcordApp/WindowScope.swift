@@ -75,14 +75,15 @@ public struct WindowScope: Sendable {
   /// - Parameters:
   ///   - render: the state as lines; the context has the width, and the daemon's state when
   ///     pending actions make the shown one differ (``RenderContext``).
+  ///   - commands: the scope's words, each a command that makes an action.
   ///   - otherwise: what a line that starts with none of the commands' words means, such as a
-  ///     chat message; when nil, such a line is a mistake.
+  ///     chat message or a note; when nil, such a line is a mistake.
   ///   - outcome: what an applied action did, in words, from the state that holds it.
   ///   - choices: what Tab offers after a command's first word, from the state shown, the words
   ///     before and what is typed (``WordChoice``).
   public static func scope<State: Codable & Sendable, Action: Codable & Sendable>(
     _ name: String,
-    render: @escaping @Sendable (State, RenderContext<State>) -> [String], commands: [WindowCommand<Action>],
+    render: @escaping @Sendable (State, RenderContext<State>) -> [String], commands: [WindowCommand<Action>] = [],
     otherwise: (@Sendable (String) throws -> Action)? = nil, showsEnd: Bool = false,
     outcome: @escaping @Sendable (Action, State) -> String? = { _, _ in nil },
     choices: @escaping @Sendable (State, [String], String) -> [WordChoice] = { _, _, _ in [] }

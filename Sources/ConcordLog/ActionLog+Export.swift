@@ -50,7 +50,7 @@ extension ActionLog {
     let count: Int64 = summary?[0] ?? 0
     var firstTime: Int64? = summary?[1]
     var lastTime: Int64? = summary?[2]
-    if let scope {
+    if scope != nil {
       // The scope is sealed inside each entry: the disclosed entries' times take a pass.
       (firstTime, lastTime) = (nil, nil)
       if last >= first {
