@@ -7,6 +7,9 @@
 #                                    channel (goal: under 5 ms a change)
 #   scripts/bench.sh daemon [--quick] concordd against Redis (appendfsync always) and the C
 #                                    reference daemon of ../shared/bench-ref: about 3 minutes
+#   scripts/bench.sh daemon --against-revision REV [--rounds N] [--quick]
+#                                    this build's concordd against REV's, alternating in one run
+#                                    (REV built in .build-against/): about 3 minutes for 5 rounds
 #   scripts/bench.sh remote [--quick] [--rounds N]
 #                                    concordd through OpenSSH (a real sshd on loopback) beside
 #                                    its local socket, 1 and 16 windows: about 2 minutes
@@ -22,6 +25,18 @@ cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
 concord_install_system_packages
 
+if [[ "${1:-}" == "daemon" && "${2:-}" == "--against-revision" ]]; then
+  # This build's concordd against another revision's, alternating in one run.
+  revision="${3:?--against-revision takes a revision, such as HEAD~1}"
+  shift 3
+  commit=$(git rev-parse --short "$revision")
+  worktree=".build-against/$commit"
+  [[ -d "$worktree" ]] || git worktree add --detach "$worktree" "$commit" >/dev/null
+  (cd "$worktree" && swift build -c release --product concordd)
+  swift build -c release --product concordd
+  swift build -c release --product concord-daemon-bench
+  exec .build/release/concord-daemon-bench compare "$PWD/$worktree/.build/release/concordd" "$@"
+fi
 if [[ "${1:-}" == "daemon" ]]; then
   shift
   # The anchors: Redis from Debian, and a C compiler for the reference daemon.

@@ -12,6 +12,10 @@ struct DaemonBenchmarks {
       scripts/bench.sh daemon [--quick] [--clients N]
           concordd against Redis (appendfsync always) and the C reference daemon, 1 and 16
           clients (or N), then the fan-out and the boot below: about 3 minutes
+      scripts/bench.sh daemon --against-revision REV [--rounds N] [--quick]
+          this build's concordd against REV's (built in .build-against/REV), alternating in one
+          run: closed loops of 1 and 16 clients and an update to 100 windows, each round on
+          fresh homes; the ratios this ÷ REV per round, and their range
       concord-daemon-bench --against SOCKET [--clients N]
           only the closed loops, against a daemon already running on SOCKET
       scripts/bench.sh remote [--quick] [--rounds N]
@@ -57,6 +61,11 @@ struct DaemonBenchmarks {
         print("  slowest rounds, last window (its ack): "
           + slowest.map { "#\($0 + 1) \(micro(Double(fan.toAll.latencies[$0]) / 1000)) (\(micro(Double(fan.ack.latencies[$0]) / 1000)))" }.joined(separator: ", "))
       }
+      return
+    }
+    if let other = argument(after: "compare") {
+      let rounds = max(1, count(after: "--rounds") ?? (quick ? 2 : 5))
+      try RevisionComparison(other: other, seconds: seconds, rounds: rounds, quick: quick).run(in: directory)
       return
     }
     if CommandLine.arguments.contains("boot") {

@@ -43,7 +43,7 @@ extension SampleApp {
             },
             WindowCommand("toggle", help: "mark done, or not done", example: "toggle") { _ in .toggle },
           ]),
-        .generic("presence"),
+        // presence has no look of its own: a generic window (an outline; read only).
       ])
   }
 

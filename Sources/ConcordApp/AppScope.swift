@@ -141,13 +141,13 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// A lift of the child state's JSON, from a lift of the typed child state.
-  private static func liftingJSON<Child: Decodable>(
+  private static func liftingJSON<Child: Decodable & Sendable>(
     _ lift: @escaping @Sendable (inout State, Child) -> Void
   ) -> @Sendable (inout State, String?, JSONValue) throws -> Void {
     { state, _, json in lift(&state, try json.decode(Child.self)) }
   }
 
-  private static func liftingJSON<ID, Child: Decodable>(
+  private static func liftingJSON<ID, Child: Decodable & Sendable>(
     _ lift: @escaping @Sendable (inout State, ID, Child) -> Void, parameter: @escaping @Sendable (String) -> ID?
   ) -> @Sendable (inout State, String?, JSONValue) throws -> Void {
     { state, text, json in

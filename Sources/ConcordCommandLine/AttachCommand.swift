@@ -71,7 +71,7 @@ struct AttachCommand: ParsableCommand {
       }
       do {
         let (home, address) = (options.layout, options.address)
-        try TerminalWindow(session: session, window: window, colors: colors) { scope in
+        try TerminalWindow(session: session, window: window, scopes: app.scopeUsages, colors: colors) { scope in
           let window = try app.window(for: scope)
           return (try WindowSession(home: home, address: address, scope: scope, app: app.client), window)
         }.run()

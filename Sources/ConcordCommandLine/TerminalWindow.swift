@@ -17,12 +17,15 @@ final class TerminalWindow {
   /// When the model was last given what the session shows.
   private var lastViewed = Date.distantPast
 
+  /// - Parameter scopes: how people name the app's scopes, for `/open`.
   init(
-    session: WindowSession, window: WindowScope, colors: Bool, open: @escaping (String) throws -> (WindowSession, WindowScope)
+    session: WindowSession, window: WindowScope, scopes: [String], colors: Bool,
+    open: @escaping (String) throws -> (WindowSession, WindowScope)
   ) throws(ScreenError) {
     self.session = session
     self.open = open
-    model = WindowModel(scope: session.scope, window: window, history: (try? session.outbox.history(of: window.name)) ?? [])
+    model = WindowModel(
+      scope: session.scope, window: window, history: (try? session.outbox.history(of: window.name)) ?? [], scopes: scopes)
     screen = try Screen(colors: colors)
   }
 

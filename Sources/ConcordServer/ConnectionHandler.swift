@@ -126,7 +126,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
       link.announcesPresence = presence
       if interval > 0, let loop = context?.eventLoop {
         link.queue.paceUpdates(every: .milliseconds(interval)) { [weak queue = link.queue] nanoseconds in
-          loop.scheduleTask(in: .nanoseconds(Int64(nanoseconds))) { queue?.releaseHeldUpdates() }
+          loop.scheduleTask(in: .nanoseconds(Int64(nanoseconds))) { [weak queue] in queue?.releaseHeldUpdates() }
         }
       }
       link.send(.welcome(host.assumeIsolated { $0.welcome(for: link) }))

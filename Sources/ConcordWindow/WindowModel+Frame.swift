@@ -72,7 +72,7 @@ extension WindowModel {
       let fits = window.help.count + 5 <= rows
       let words = fits ? window.help : window.briefHelp + ["(\(ProgramName.current) words \(scope) shows an example of each)"]
       return ["", " The words of \(scope) (Esc or Enter goes back; PgUp/PgDn scroll):", ""]
-        + (words + Self.windowHelp).map { "   " + $0 }
+        + (words + windowHelp).map { "   " + $0 }
     }
     return window.lines(of: view.shown, user: view.user, width: width, rows: shown)
       ?? ["", "  (no state seen yet: waiting for the daemon)"]
@@ -115,24 +115,32 @@ extension WindowModel {
     frame.cursor = WindowFrame.Position(row: row, column: min(width - 1, DisplayWidth.of(prompt) + beforeCells))
   }
 
-  /// The link, the seq, who, and what waits; the keys' reminder when there is room.
+  /// The link, the seq, who, and what waits; the keys' reminder when there is room. A narrow
+  /// window gives up, in turn, the reminder, why the link was lost, and the seq and who: what
+  /// waits stays in sight.
   func statusLine(width: Int, at now: Date) -> String {
-    var link = view.isConnected ? "connected" : "OFFLINE"
+    let state = view.isConnected ? "connected" : "OFFLINE"
     // Kept in sight: nothing is sent until a person decides.
-    if !view.isConnected, view.logWentBack { link += " (the daemon's log went back)" }
-    if let note = connectionNote, !view.isConnected || !note.isError, !note.hasFaded(at: now) { link += " (\(note.text))" }
+    let wentBack = !view.isConnected && view.logWentBack ? " (the daemon's log went back)" : ""
+    var note = ""
+    if let line = connectionNote, !view.isConnected || !line.isError, !line.hasFaded(at: now) { note = " (\(line.text))" }
+    var trying = ""
     switch view.link {
-    case .connecting: link += ", connecting"
+    case .connecting: trying = ", connecting"
     case let .offline(next?) where next.timeIntervalSince(now) >= 1:
-      link += ", retrying in \(Int(next.timeIntervalSince(now).rounded()))s"
+      trying = ", retrying in \(Int(next.timeIntervalSince(now).rounded()))s"
     default: break
     }
     let seq = view.seq.map { "seq \($0)" } ?? "no state yet"
     let pending = view.shown?.pending.count ?? 0
     let queue = (pending > 0 ? "\(RenderContext<Int>.pendingMark) \(pending) pending · " : "") + "\(view.waiting) waiting"
-    let status = " \(link) · \(seq) · \(view.user) · \(queue)"
-    // The reminder of the keys only when there is room for it: the rest matters more.
-    let keys = " · help · q to quit"
-    return DisplayWidth.of(status + keys) <= width ? status + keys : status
+    let choices = [
+      [state + wentBack + note + trying, seq, view.user, queue, "help · q to quit"],
+      [state + wentBack + note + trying, seq, view.user, queue],
+      [state + wentBack + trying, seq, view.user, queue],
+      [state + wentBack + trying, queue],
+      [state + trying, queue],
+    ].map { " " + $0.joined(separator: " · ") }
+    return choices.first { DisplayWidth.of($0) <= width } ?? choices.last!
   }
 }

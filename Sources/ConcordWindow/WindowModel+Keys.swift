@@ -5,13 +5,18 @@ import Foundation
 /// editor's; Enter hands the line to ``WindowModel/enter(_:at:)``.
 extension WindowModel {
   /// The window's own words, after the scope's in `help`.
-  public static let windowHelp = [
-    "", "/open SCOPE — show another scope here (/open card:1, /open chat:general)", "/join NAME — a chat channel",
-    "/dismiss — put away the action refused on replay that is shown", "help", "q, quit or Ctrl-C: leave",
-  ]
+  var windowHelp: [String] {
+    let open = scopes.isEmpty ? "" : " (\(scopes.joined(separator: ", ")))"
+    return ["", "/open SCOPE — show another scope here\(open)"]
+      + (joinsChannels ? ["/join NAME — a chat channel (as /open chat:NAME)"] : [])
+      + ["/dismiss — put away the action refused on replay that is shown", "help", "q, quit or Ctrl-C: leave"]
+  }
 
-  /// The words the window itself takes, for Tab: the same in the full-screen and the line window.
-  public static let windowWords = ["help", "quit", "/open", "/join", "/dismiss"]
+  /// The words the window itself takes, for Tab.
+  var windowWords: [String] { ["help", "quit", "/open"] + (joinsChannels ? ["/join"] : []) + ["/dismiss"] }
+
+  /// Whether the app has chat channels (a `chat:NAME` scope), for `/join NAME` to open.
+  var joinsChannels: Bool { scopes.contains { $0.hasPrefix("chat:") } }
 
   mutating func press(_ key: Key, at now: Date) -> [Command] {
     // Keys that move the body or the cursor on an empty line belong to the editor while it
@@ -70,7 +75,7 @@ extension WindowModel {
     let before = typed.isEmpty ? words : Array(words.dropLast())
     let candidates: [WordChoice]
     if before.isEmpty {
-      candidates = (window.words + Self.windowWords).map { WordChoice($0) }
+      candidates = (window.words + windowWords).map { WordChoice($0) }
     } else {
       candidates = view.shown.map { window.choices($0.state, before, typed) } ?? []
     }

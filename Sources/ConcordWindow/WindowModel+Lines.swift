@@ -20,11 +20,13 @@ extension WindowModel {
     let remember = Command.rememberLine(text, scope: window.name)
     let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
     // The window's own words: a whole line each, so that a chat line starting with one is said.
-    let opening = words.count == 2 ? ["/open": "", "/join": "chat:"][words[0].lowercased()] : nil
+    let openings = joinsChannels ? ["/open": "", "/join": "chat:"] : ["/open": ""]
+    let opening = words.count == 2 ? openings[words[0].lowercased()] : nil
     switch text.lowercased() {
     case "/open":
-      outcome = OutcomeLine("✗ /open takes a scope: /open card:1, /open chat:general, /open board", isError: true, at: now)
-    case "/join":
+      let named = scopes.isEmpty ? "such as /open \(scope)" : "one of \(scopes.joined(separator: ", "))"
+      outcome = OutcomeLine("✗ /open takes a scope, \(named)", isError: true, at: now)
+    case "/join" where joinsChannels:
       outcome = OutcomeLine("✗ /join takes a channel: /join general", isError: true, at: now)
     case "q", "quit", "exit", "/q", "/quit":
       return [remember, .quit]

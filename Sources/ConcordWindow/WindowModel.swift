@@ -71,6 +71,8 @@ public struct WindowModel {
   public internal(set) var scope: String
   /// How the scope is shown and typed.
   public internal(set) var window: WindowScope
+  /// How people name the app's scopes (`board`, `card:ID`): what `/open` can show.
+  public let scopes: [String]
   /// What the session showed when it was last told.
   public internal(set) var view: SessionView
   public internal(set) var mode: Mode = .scope
@@ -101,10 +103,12 @@ public struct WindowModel {
   ///   - scope: the scope (`board`, `card:1`).
   ///   - window: how the scope is shown and typed.
   ///   - history: the lines typed before in this scope, oldest first.
+  ///   - scopes: how people name the app's scopes (`board`, `card:ID`), for `/open`.
   ///   - view: what the session shows at first.
-  public init(scope: String, window: WindowScope, history: [String], view: SessionView = SessionView()) {
+  public init(scope: String, window: WindowScope, history: [String], scopes: [String] = [], view: SessionView = SessionView()) {
     self.scope = scope
     self.window = window
+    self.scopes = scopes
     self.view = view
     editor = LineEditor(history: history)
     scroll = ScrollPosition(followsEnd: window.showsEnd)

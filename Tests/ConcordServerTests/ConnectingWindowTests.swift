@@ -4,7 +4,8 @@ import Testing
 /// A window through ssh keeps taking what a person types while a login hangs (a host that does
 /// not answer keeps `ssh` until its ConnectTimeout): the connection is made beside the window,
 /// not in its way. The `ssh` here is a stand-in that refuses the first login at once and lets
-/// every later one hang until the test lets go.
+/// every later one hang until the test lets go (or its directory is gone: the relay it holds
+/// is not left running after the test).
 @Suite(.serialized) struct ConnectingWindowTests {
   @Test func whatIsTypedWhileALoginHangsIsQueuedAtOnce() throws {
     let directory = URL(filePath: "/tmp").appending(path: "cwt-\(UUID().uuidString.prefix(6))")
@@ -16,12 +17,12 @@ import Testing
       cd "\(directory.path)"
       if [ ! -e first ]; then touch first; echo "ssh: connect to host nowhere port 22: Connection refused" >&2; exit 255; fi
       touch hanging
-      while [ ! -e release ]; do sleep 0.05; done
+      while [ ! -e release ] && [ -d "\(directory.path)" ]; do sleep 0.05; done
       exit 255
 
       """.write(to: ssh, atomically: true, encoding: .utf8)
     chmod(ssh.path, 0o755)
-    defer { FileManager.default.createFile(atPath: directory.appending(path: "release").path, contents: nil) }
+    defer { _ = FileManager.default.createFile(atPath: directory.appending(path: "release").path, contents: nil) }
 
     let environment = [
       "CONCORD_HOME=\(directory.appending(path: "laptop").path)", "CONCORD_APP=sample", "CONCORD_SSH_COMMAND=\(ssh.path)",

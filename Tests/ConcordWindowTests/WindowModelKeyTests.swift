@@ -188,7 +188,7 @@ import Testing
     story.write("/")
     story.press(.tab)
     #expect(story.model.editor.text == "/")
-    #expect(story.screen.contains("/dismiss  /join  /open"))
+    #expect(story.screen.contains("/dismiss  /open"), "no /join: the app has no channels")
     story.write("o")
     story.press(.tab)
     #expect(story.model.editor.text == "/open ")
@@ -213,9 +213,10 @@ import Testing
   }
 
   @Test func openAndJoinAskTheShellForAnotherScopeAndTheWindowThenShowsIt() {
-    var story = WindowStory(scope: "notes", window: Self.notes, state: Self.notes(2))
+    var story = WindowStory(
+      scope: "notes", window: Self.notes, state: Self.notes(2), columns: 80, scopes: ["notes", "note:ID", "chat:NAME"])
     story.type("/open")
-    #expect(story.screen.contains("✗ /open takes a scope"))
+    #expect(story.screen.contains("✗ /open takes a scope, one of notes, note:ID, chat:NAME"))
     story.type("/join")
     #expect(story.screen.contains("✗ /join takes a channel"))
     story.type("/join general")
@@ -231,6 +232,17 @@ import Testing
     #expect(story.model.editor.text == "edit oat milk", "the scope's own history")
     story.commands += story.model.handle(.openRefused(scope: "chat:random", reason: "there is no channel random"), at: story.now)
     #expect(story.screen.contains("✗ there is no channel random; /channel random opens it"))
+  }
+
+  @Test func helpAndOpenNameTheAppsOwnScopesAndJoinIsOnlyForAnAppWithChannels() {
+    var story = WindowStory(scope: "counter", window: Self.counter, state: 0, columns: 90, rows: 30)
+    story.type("help")
+    #expect(story.screen.contains("/open SCOPE — show another scope here (counter, notes, note:ID, presence)"))
+    #expect(!story.screen.contains("/join"))
+    story.press(.escape)
+    story.type("/join general")
+    #expect(story.lastCommand != .open(scope: "chat:general"))
+    #expect(story.screen.contains(#"✗ no command "/join""#), "the line is the scope's")
   }
 
   @Test func aResizeDrawsTheWindowAtItsNewSize() {

@@ -39,6 +39,12 @@ import Testing
     #expect(story.screen.contains("Count: 15 ◌ pending"))
     #expect(story.screen.contains("queued while offline: add 10 (1 waiting)"))
     #expect(story.screen.contains("◌ 1 pending · 1 waiting"))
+    // A narrow window gives up why the link was lost before what waits.
+    story.columns = 70
+    #expect(story.screenRows[10] == " OFFLINE, retrying in 3s · seq 1 · ann · ◌ 1 pending · 1 waiting")
+    story.columns = 55
+    #expect(story.screenRows[10] == " OFFLINE, retrying in 3s · ◌ 1 pending · 1 waiting")
+    story.columns = 100
 
     // Back: the queue replays; the notice that it was queued is old news.
     story.view.link = .connected
@@ -105,7 +111,7 @@ import Testing
   }
 
   @Test func theDaemonsWordsAboutTheLinkGoToTheStatusLine() {
-    var story = WindowStory(scope: "counter", window: Self.counter, state: 0, link: .connecting)
+    var story = WindowStory(scope: "counter", window: Self.counter, state: 0, columns: 100, link: .connecting)
     #expect(story.screen.contains("OFFLINE, connecting"))
     story.view.link = .offline(retryingAt: nil)
     story.tell([.error("the update did not apply; asking for the whole state")])

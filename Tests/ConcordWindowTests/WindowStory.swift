@@ -25,13 +25,13 @@ struct WindowStory {
 
   init(
     scope: String, window: WindowScope, state: JSONValue?, history: [String] = [], columns: Int = 60, rows: Int = 12,
-    link: SessionView.Link = .connected
+    link: SessionView.Link = .connected, scopes: [String] = ["counter", "notes", "note:ID", "presence"]
   ) {
     self.columns = columns
     self.rows = rows
     view = SessionView(
       link: link, seq: state == nil ? nil : 1, user: "ann", shown: state.map { Shown(state: $0, confirmed: $0) })
-    model = WindowModel(scope: scope, window: window, history: history)
+    model = WindowModel(scope: scope, window: window, history: history, scopes: scopes)
     tell([])
   }
 

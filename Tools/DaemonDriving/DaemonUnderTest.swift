@@ -18,13 +18,16 @@ public final class DaemonUnderTest {
   }
 
   /// Starts the daemon on `home` with the sample app; `environment` is added to this process's.
+  ///
+  /// - Parameter binary: the daemon to run: the build beside this program unless another is
+  ///   named (another revision's, to compare).
   public init(
     home: URL, logLevel: String = "notice", arguments: [String] = [], environment: [String: String] = [:],
-    outputIn directory: URL
+    outputIn directory: URL, binary: String = DaemonUnderTest.binary
   ) throws {
     self.home = home
     child = try ChildProcess(
-      Self.binary, ["--home", home.path, "--log-level", logLevel, "--app", "sample"] + arguments,
+      binary, ["--home", home.path, "--log-level", logLevel, "--app", "sample"] + arguments,
       environment: environment, outputIn: directory)
   }
 
