@@ -21,7 +21,7 @@ let package = Package(
     .library(name: "ConcordServer", targets: ["ConcordServer"]),
     .library(name: "ConcordClient", targets: ["ConcordClient"]),
     .library(name: "ConcordWindow", targets: ["ConcordWindow"]),
-    .library(name: "ConcordCommandLine", targets: ["ConcordCommandLine"]),
+    .library(name: "ConcordCommandLine", targets: ["ConcordCommandLine", "ConcordDaemonCommand"]),
     .library(name: "Workspace", targets: ["Workspace"]),
     .executable(name: "concordd", targets: ["concordd"]),
     .executable(name: "concord", targets: ["concord"]),
@@ -152,23 +152,33 @@ let package = Package(
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
     ),
-    // Everything `concord` and `concordd` do, for any app: the daemon, windows, send, state,
-    // words, the log, the outbox and SSH, as one program (`ConcordProgram`).
+    // The daemon as a program, for any app: `daemon run`'s options (`DaemonProgram`), the apps a
+    // program speaks (`ProgramApp`), and the exit codes every command keeps. No terminal and no
+    // client: what `concordd` links.
     .target(
-      name: "ConcordCommandLine",
+      name: "ConcordDaemonCommand",
       dependencies: [
-        "ConcordApp", "ConcordClient", "ConcordLog", "ConcordReplay", "ConcordServer", "ConcordTerminal", "ConcordWindow",
-        "ConcordWire",
+        "ConcordApp", "ConcordLog", "ConcordReplay", "ConcordServer", "ConcordWire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ]
     ),
-    // The program `concord` and `concordd` both are: Workspace and the sample app.
-    .target(name: "BundledApps", dependencies: ["ConcordCommandLine", "SampleApp", "Workspace", "WorkspaceWindows"]),
+    // Everything `concord` and `concordd` do, for any app: the daemon, windows, send, state,
+    // words, the log, the outbox and SSH, as one program (`ConcordProgram`).
+    .target(
+      name: "ConcordCommandLine",
+      dependencies: [
+        "ConcordApp", "ConcordClient", "ConcordDaemonCommand", "ConcordLog", "ConcordTerminal", "ConcordWindow",
+        "ConcordWire",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // The apps `concord` and `concordd` speak: Workspace and the sample app.
+    .target(name: "BundledApps", dependencies: ["ConcordDaemonCommand", "SampleApp", "Workspace", "WorkspaceWindows"]),
     .executableTarget(
       name: "concordd",
-      dependencies: ["BundledApps", "ConcordCommandLine"],
+      dependencies: ["BundledApps", "ConcordDaemonCommand"],
       path: "daemon",
       // The systemd user unit shipped beside the daemon's source (DaemonUnitTests reads it).
       exclude: ["concordd.service"]

@@ -34,8 +34,10 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
   /// scope checks before it queues an action.
   package let checkAction: (@Sendable (JSONValue) throws -> Void)?
   /// One action of each case, as JSON, when the scope's action type gives them
-  /// (``ActionExamples``): what such a window's `help` lists.
-  package let actionExamples: [JSONValue]
+  /// (``ActionExamples``): what such a window's `help` lists. Asked for only then: finding
+  /// whether a type gives them searches every conformance of the program, which the daemon's
+  /// start need not pay for.
+  package let actionExamples: @Sendable () -> [JSONValue]
   /// Whether the child state's JSON is small by its type (``ProjectedState/isSmall(_:)``): the
   /// line limit need not measure it.
   package let isSmallByType: Bool
@@ -56,7 +58,7 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
     AppScope(
       name: name, isParameterized: false, placeholder: nil,
       project: { appState, _ in ProjectedState(state(appState)) },
-      embed: { _, _, _ in throw ScopeError.readOnly(name) }, lift: nil, checkAction: nil, actionExamples: [],
+      embed: { _, _, _ in throw ScopeError.readOnly(name) }, lift: nil, checkAction: nil, actionExamples: { [] },
       isSmallByType: ProjectedState.isSmall(Child.self))
   }
 
@@ -85,7 +87,7 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
       project: { appState, _ in ProjectedState(state(appState)) },
       embed: { _, json, origin in action(origin, try json.decode(ChildAction.self)) },
       lift: lift.map(liftingJSON), checkAction: { _ = try $0.decode(ChildAction.self) },
-      actionExamples: ActionExampleJSON.of(ChildAction.self),
+      actionExamples: { ActionExampleJSON.of(ChildAction.self) },
       isSmallByType: ProjectedState.isSmall(Child.self))
   }
 
@@ -136,7 +138,7 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
         return action(id, origin, try json.decode(ChildAction.self))
       },
       lift: lift.map { liftingJSON($0, parameter: parameter) }, checkAction: { _ = try $0.decode(ChildAction.self) },
-      actionExamples: ActionExampleJSON.of(ChildAction.self),
+      actionExamples: { ActionExampleJSON.of(ChildAction.self) },
       isSmallByType: ProjectedState.isSmall(Child.self))
   }
 

@@ -124,7 +124,7 @@ public struct WindowScope: Sendable {
   /// action type before they are queued. `help` names the action's cases, with an example of
   /// each, when the action type gives them (``ActionExamples``).
   public static func generic<State, Action>(for scope: AppScope<State, Action>) -> WindowScope {
-    let examples = scope.actionExamples
+    let examples = scope.actionExamples()
     let cases = examples.compactMap(ActionExampleJSON.caseName)
     let named = cases.isEmpty ? "" : " (its actions: \(cases.joined(separator: ", ")))"
     let help: [String]

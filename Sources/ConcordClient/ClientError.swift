@@ -29,11 +29,3 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 }
-
-/// Exit codes of the `concord` command line, as the README fixes them.
-public enum ConcordExitCode: Int32, Sendable {
-  case success = 0
-  case failure = 1
-  case usage = 2
-  case daemonUnreachable = 3
-}

@@ -1,6 +1,7 @@
 import ConcordApp
 import ArgumentParser
 import ConcordClient
+import ConcordDaemonCommand
 import ConcordTerminal
 import ConcordWire
 import Foundation

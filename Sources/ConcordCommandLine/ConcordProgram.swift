@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConcordApp
 import ConcordClient
+import ConcordDaemonCommand
 import Foundation
 
 /// An app on Concord as one program with every command: the daemon (`daemon run`, or `start`,
@@ -23,7 +24,7 @@ public struct ConcordProgram: Sendable {
     /// This program, as `NAME daemon run`.
     case subcommand
     /// Another executable, found beside this one (else on the PATH), whose root command is
-    /// `daemon run` (``ConcordProgram/runDaemon()``): how `concord` starts `concordd`.
+    /// `daemon run` (a ``DaemonProgram``): how `concord` starts `concordd`.
     case executable(String)
   }
 
@@ -45,10 +46,11 @@ public struct ConcordProgram: Sendable {
   ///   - windows: how windows show the scopes the app gives a look of its own; the others get
   ///     generic windows (their state as an outline, actions typed as JSON).
   public init<State: Codable & Sendable, Action: Codable & Sendable>(
-    name: String, app: HostedApp<State, Action>, windows: [WindowScope] = [], version: String = "0.1.0"
+    name: String, app: HostedApp<State, Action>, windows: @autoclosure @escaping @Sendable () -> [WindowScope] = [],
+    version: String = "0.1.0"
   ) {
     self.init(
-      name: name, apps: [ProgramApp(app, windows: windows)],
+      name: name, apps: [ProgramApp(app, windows: windows())],
       abstract: "\(app.name) on Concord: its daemon, live windows, actions and the audit of its log.", version: version)
   }
 
@@ -64,9 +66,6 @@ public struct ConcordProgram: Sendable {
     self.version = version
   }
 
-  /// Whether this process is the daemon alone (``runDaemon()``): `daemon run` is its root.
-  nonisolated(unsafe) static var isDaemonAlone = false
-
   /// The program running in this process, set by ``run()`` before any command is parsed.
   nonisolated(unsafe) static var running = ConcordProgram(name: "concord", apps: [], abstract: "", unchecked: ())
 
@@ -74,33 +73,23 @@ public struct ConcordProgram: Sendable {
     (self.name, self.apps, self.daemonLaunch, self.abstract, self.version) = (name, apps, .subcommand, abstract, "0.1.0")
   }
 
-  /// The app `name` names (in any case), else the first.
-  func app(named name: String?) -> ProgramApp {
-    apps.first { $0.name == name?.lowercased() } ?? apps[0]
-  }
-
   /// Runs the command on the command line, and exits with the README's exit codes: 0 success,
   /// 1 failure, 2 usage error, 3 daemon unreachable.
   public func run() -> Never {
-    start()
-    ProgramCommand.runAndExit(as: name)
-  }
-
-  /// Runs the daemon in the foreground, with `daemon run`'s options as the program's own
-  /// (`concordd --home DIR`): for a program that is the daemon alone.
-  public func runDaemon() -> Never {
-    start()
-    Self.isDaemonAlone = true
-    DaemonRunCommand.runAndExit(as: daemonCommand ?? name)
-  }
-
-  private func start() {
     Self.running = self
     ProgramName.current = name
+    DaemonProgram.running = DaemonProgram(
+      invocation: "\(name) daemon run", home: name, apps: apps, version: version, isRoot: false)
     // A signal mask inherited from the parent (a test runner, a supervisor) would keep SIGHUP
     // and SIGTERM from reaching a window whose terminal closes: start with none blocked.
     var none = sigset_t()
     sigemptyset(&none)
     pthread_sigmask(SIG_SETMASK, &none, nil)
+    ProgramCommand.runAndExit(as: name) { ($0 as? ClientError).map(CommandFailure.init) }
+  }
+
+  /// The daemon's own executable when it is not this program (`concordd`).
+  var daemonCommand: String? {
+    if case let .executable(name) = daemonLaunch { name } else { nil }
   }
 }

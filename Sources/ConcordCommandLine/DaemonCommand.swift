@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConcordClient
+import ConcordDaemonCommand
 import ConcordLog
 import ConcordWire
 import Foundation

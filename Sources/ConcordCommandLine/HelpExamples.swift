@@ -1,4 +1,5 @@
 import ConcordApp
+import ConcordDaemonCommand
 
 /// The examples in the commands' `--help`, made from the program's name and its app's scopes
 /// and words, so that every program's help shows lines that work for its own app.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConcordClient
+import ConcordDaemonCommand
 import Foundation
 
 /// `NAME outbox list|sync|drop`: the actions waiting for the daemon.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConcordClient
+import ConcordDaemonCommand
 import Foundation
 
 /// The program's root command: its subcommands, and the exit codes every one of them keeps.
@@ -34,48 +35,6 @@ struct ProgramCommand: ParsableCommand {
       ]
     )
   }
-}
-
-extension ParsableCommand {
-  /// Parses this process's arguments with `Self` as the root, runs the command, and exits with
-  /// the README's exit codes, one line on stderr saying why when it fails.
-  ///
-  /// - Parameter program: the name the process goes by, before its messages.
-  static func runAndExit(as program: String) -> Never {
-    do {
-      var command = try parseAsRoot()
-      try command.run()
-      Foundation.exit(0)
-    } catch let failure as CommandFailure {
-      fail(failure, program: program)
-    } catch let error as ClientError {
-      fail(CommandFailure(error), program: program)
-    } catch {
-      let code = exitCode(for: error)
-      if code == .success {
-        exit(withError: error)  // --help, --version
-      }
-      if code == .validationFailure {
-        let message = fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "usage error"
-        let said = message.replacingOccurrences(of: "Error: ", with: "")
-        fail(CommandFailure.usage("\(said) (see `\(program) --help`)"), program: program)
-      }
-      exit(withError: error)
-    }
-  }
-
-  private static func fail(_ failure: CommandFailure, program: String) -> Never {
-    FileHandle.standardError.write(Data("\(program): \(failure.message)\n".utf8))
-    Foundation.exit(failure.code.rawValue)
-  }
-}
-
-/// A command's failure: one line for the person, and the exit code scripts rely on.
-struct CommandFailure: Error {
-  var message: String
-  var code: ConcordExitCode = .failure
-
-  static func usage(_ message: String) -> CommandFailure { CommandFailure(message: message, code: .usage) }
 }
 
 extension CommandFailure {

@@ -1,4 +1,5 @@
 import ConcordClient
+import ConcordDaemonCommand
 import Foundation
 
 /// A command that reads the log itself (`state`, `log export`, `log verify`, `log tail`), run

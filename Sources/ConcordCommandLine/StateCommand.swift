@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConcordDaemonCommand
 import ConcordWire
 import Foundation
 

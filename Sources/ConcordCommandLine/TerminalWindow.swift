@@ -1,5 +1,6 @@
 import ConcordApp
 import ConcordClient
+import ConcordDaemonCommand
 import ConcordTerminal
 import ConcordWindow
 import Foundation

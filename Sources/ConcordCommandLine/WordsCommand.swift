@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConcordApp
+import ConcordDaemonCommand
 import Foundation
 
 /// `NAME words SCOPE`: what a scope takes, as `help` in its window shows it.

@@ -142,7 +142,7 @@ import Testing
 /// a ``Program``.
 enum Composed {
   /// Something that counts, and remembers the order of the operations it took.
-  protocol Tally {
+  protocol Tally: SendableMetatype {
     var value: Int { get set }
     var seen: [Int] { get set }
   }

@@ -107,7 +107,6 @@ struct SSHTests {
     let server = try SSHLoopback()
     defer { server.remove() }
     try server.startDaemon()
-    let laptop = server.laptopHome
     let environment = server.laptop()
     let variables = ["CONCORD_HOME", "CONCORD_APP", "CONCORD_SSH_COMMAND", "CONCORD_REMOTE_COMMAND", "XDG_RUNTIME_DIR", "CONCORD_HOST"]
       .map { "\($0)=\"\(environment[$0]!)\"" }.joined(separator: " ")

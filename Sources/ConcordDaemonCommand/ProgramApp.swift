@@ -1,5 +1,4 @@
 import ConcordApp
-import ConcordClient
 import ConcordLog
 import ConcordReplay
 import ConcordServer
@@ -19,12 +18,16 @@ public struct ProgramApp: Sendable {
   /// The word that chooses it (`--app NAME`, `CONCORD_APP`): the app's name in lower case
   /// unless given.
   public let name: String
-  /// How windows show its scopes and read what people type there.
-  public let client: ClientApp
+  /// The app's name, as its log records it (`Workspace`).
+  public let appName: String
+  /// How windows show its scopes and read what people type there: made the first time it is
+  /// asked for, so that the daemon, which never shows a window, does not pay for it at start.
+  public var client: ClientApp { windows.value }
+  private let windows: Lazy<ClientApp>
   /// How people name the app's scopes (`board`, `card:ID`): one spelling everywhere.
-  let scopeUsages: [String]
+  package let scopeUsages: [String]
   /// The state (or one scope of it) as of a seq, rebuilt from the log.
-  let stateJSON: @Sendable (_ at: Int64?, _ log: ActionLog, _ scope: String?) throws -> (json: JSONValue, seq: Int64)
+  package let stateJSON: @Sendable (_ at: Int64?, _ log: ActionLog, _ scope: String?) throws -> (json: JSONValue, seq: Int64)
   /// The daemon that hosts it.
   let daemon: @Sendable (DaemonConfiguration, Logger) -> any Service
 
@@ -36,17 +39,18 @@ public struct ProgramApp: Sendable {
   ///   - name: the word that chooses it among a program's apps (default: the app's name in
   ///     lower case).
   public init<State: Codable & Sendable, Action: Codable & Sendable>(
-    _ app: HostedApp<State, Action>, windows: [WindowScope] = [], name: String? = nil
+    _ app: HostedApp<State, Action>, windows: @autoclosure @escaping @Sendable () -> [WindowScope] = [], name: String? = nil
   ) {
-    self.init(app, client: ClientApp(hosting: app, scopes: windows), name: name)
+    self.init(app, client: ClientApp(hosting: app, scopes: windows()), name: name)
   }
 
   /// An app whose windows are described already (`ClientApp(hosting:scopes:)`).
   public init<State: Codable & Sendable, Action: Codable & Sendable>(
-    _ app: HostedApp<State, Action>, client: ClientApp, name: String? = nil
+    _ app: HostedApp<State, Action>, client: @autoclosure @escaping @Sendable () -> ClientApp, name: String? = nil
   ) {
     self.name = name ?? app.name.lowercased()
-    self.client = client
+    appName = app.name
+    windows = Lazy(client)
     scopeUsages = app.scopes.map(\.usage)
     stateJSON = { at, log, scope in
       let (state, seq) = try app.state(at: at, from: log)
@@ -56,14 +60,14 @@ public struct ProgramApp: Sendable {
   }
 
   /// The scopes, for help: `The scopes: board, column:NAME, card:ID, …`
-  var scopeLine: String { "The scopes: \(scopeUsages.joined(separator: ", "))." }
+  package var scopeLine: String { "The scopes: \(scopeUsages.joined(separator: ", "))." }
 
   /// The app this run speaks: the one `CONCORD_APP` names, else the program's first.
-  static var current: ProgramApp { ConcordProgram.running.app(named: ProcessInfo.processInfo.environment["CONCORD_APP"]) }
+  package static var current: ProgramApp { DaemonProgram.running.app(named: ProcessInfo.processInfo.environment["CONCORD_APP"]) }
 
   /// How windows show `scope` (`board`, `card:42`); a usage error naming the scopes when the
   /// app has none by that name.
-  func window(for scope: String) throws -> WindowScope {
+  package func window(for scope: String) throws -> WindowScope {
     let name = scope.split(separator: ":").first.map(String.init) ?? scope
     guard let window = client.scope(named: name) else {
       throw CommandFailure.usage("no scope \"\(name)\"; the scopes are \(scopeUsages.joined(separator: ", "))")
@@ -73,7 +77,7 @@ public struct ProgramApp: Sendable {
 
   /// The action a person typed for `scope`, as JSON or in the scope's words; a usage error
   /// saying what is wrong with it.
-  func action(typed text: String, in scope: String) throws -> JSONValue {
+  package func action(typed text: String, in scope: String) throws -> JSONValue {
     do {
       return try window(for: scope).action(typed: text, in: scope)
     } catch let error as CommandError {

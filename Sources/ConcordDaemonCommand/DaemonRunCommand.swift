@@ -6,11 +6,11 @@ import Logging
 import ServiceLifecycle
 
 /// `NAME daemon run` (and `concordd`, whose root command it is): the daemon in the foreground.
-struct DaemonRunCommand: ParsableCommand {
-  static var configuration: CommandConfiguration {
-    let program = ConcordProgram.running
+package struct DaemonRunCommand: ParsableCommand {
+  package static var configuration: CommandConfiguration {
+    let program = DaemonProgram.running
     return CommandConfiguration(
-      commandName: ConcordProgram.isDaemonAlone ? program.daemonCommand ?? program.name : "run",
+      commandName: program.isRoot ? program.invocation : "run",
       abstract: "Run the daemon in the foreground.",
       discussion: """
         The daemon holds the application state, writes every action to the encrypted log in \
@@ -18,7 +18,7 @@ struct DaemonRunCommand: ParsableCommand {
         SIGTERM or SIGINT stop it cleanly: it commits what is pending, writes a signed \
         checkpoint and removes its socket.
 
-        Files in CONCORD_HOME (default $XDG_STATE_HOME/\(program.name), else ~/.local/state/\(program.name); \
+        Files in CONCORD_HOME (default $XDG_STATE_HOME/\(program.home), else ~/.local/state/\(program.home); \
         mode 0700): concordd.sock (0600), log.sqlite, key (0600, made on first start), \
         concordd.pid; every file the daemon makes is 0600.
 
@@ -30,7 +30,7 @@ struct DaemonRunCommand: ParsableCommand {
         {"type":"hello","protocol":1}
 
         Example:
-          \(program.daemonCommand ?? "\(program.name) daemon run") --home /srv/\(program.name)
+          \(program.invocation) --home /srv/\(program.home)
         """,
       version: program.version
     )
@@ -62,27 +62,29 @@ struct DaemonRunCommand: ParsableCommand {
   var pingInterval: Int = 30
 
   @Option(name: .long, help: ArgumentHelp(appHelp, valueName: "NAME"))
-  var app: String = ProcessInfo.processInfo.environment["CONCORD_APP"] ?? ConcordProgram.running.apps[0].name
+  var app: String = ProcessInfo.processInfo.environment["CONCORD_APP"] ?? DaemonProgram.running.apps[0].name
 
   @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical.")
   var logLevel: Logger.Level = .info
 
   /// `--app`'s help: the apps this program hosts.
   private static var appHelp: String {
-    let names = ConcordProgram.running.apps.map(\.name)
+    let names = DaemonProgram.running.apps.map(\.name)
     return "The app to host: \(names.joined(separator: " or ")). Default: CONCORD_APP, else \(names[0])."
   }
 
-  func validate() throws {
+  package init() {}
+
+  package func validate() throws {
     guard snapshotInterval > 0 else { throw ValidationError("--snapshot-interval must be at least 1") }
     guard pingInterval > 0 else { throw ValidationError("--ping-interval must be at least 1 second") }
-    let names = ConcordProgram.running.apps.map(\.name)
+    let names = DaemonProgram.running.apps.map(\.name)
     guard names.contains(app.lowercased()) else {
       throw ValidationError("--app is \(names.joined(separator: " or ")), not \(app)")
     }
   }
 
-  func run() throws {
+  package func run() throws {
     // Nothing the daemon creates (the log, its -wal and -shm, the checkpoint) may be readable by
     // anyone else, whatever umask it was started with: with --allow-group the group can pass
     // through the home, so a file's own mode is all that keeps it out.
@@ -93,10 +95,10 @@ struct DaemonRunCommand: ParsableCommand {
       handler.logLevel = level
       return handler
     }
-    let program = ConcordProgram.running
-    let logger = Logger(label: program.daemonCommand ?? program.name)
+    let program = DaemonProgram.running
+    let logger = Logger(label: program.isRoot ? program.invocation : program.home)
     var configuration = DaemonConfiguration(
-      home: home.map { URL(filePath: $0) } ?? DaemonConfiguration.defaultHome(program: program.name))
+      home: home.map { URL(filePath: $0) } ?? DaemonConfiguration.defaultHome(program: program.home))
     if let socket { configuration.socketPath = socket }
     if let keyFile { configuration.key = .file(URL(filePath: keyFile)) }
     if passphrase {
@@ -128,11 +130,3 @@ struct DaemonRunCommand: ParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
-
-extension ConcordProgram {
-  /// The daemon's own executable when it is not this program (`concordd`): its name is its
-  /// root command's.
-  var daemonCommand: String? {
-    if case let .executable(name) = daemonLaunch { name } else { nil }
-  }
-}
