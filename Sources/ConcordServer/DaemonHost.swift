@@ -41,8 +41,6 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   var committedState: State
   var committedSeq: Int64
   var lastSnapshotSeq: Int64
-  /// A snapshot is being sealed or stored (``takeSnapshot()``).
-  var snapshotInFlight = false
   /// What the host knows of each client id (``KnownClient``): one lookup on the send path.
   var clients: [String: KnownClient]
   /// The last state of each scope that was found to fit in a line
@@ -59,11 +57,13 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// Who waits for the answer to each `(client, cseq)` reduced but not yet committed, and the
   /// place in each one's queue the answer goes to.
   var waiters: [ActionKey: [Waiter]] = [:]
-  var committing = false
-  /// Whether the log's checkpoint file was last reported as failing.
-  var checkpointFileFailing = false
-  /// Accepting, draining or stopped: see ``HostLifecycle``.
-  var lifecycle = HostLifecycle()
+  /// Committing or not, a snapshot in flight or not, and accepting, draining or stopped: see
+  /// ``CommitPipeline``.
+  var pipeline = CommitPipeline()
+  /// Where the lifecycle is: the pipeline's.
+  var lifecycle: HostLifecycle { pipeline.lifecycle }
+  /// The shutdown waiting for the pipeline's ``CommitPipeline/Action/finishDrain``.
+  private var drained: CheckedContinuation<Void, Never>?
   var effectCseq: Int64
   var instances: [String: ScopeInstance] = [:]
   /// Scopes whose state could not be encoded the last time it was published: the daemon's log
@@ -174,7 +174,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
       if !step.work.isNone { effects.cancelAhead(step.work) }
       pending.append(Pending(record: logged, work: step.work))
     }
-    startCommitIfIdle()
+    perform(pipeline.queued())
   }
 
   /// An action of the daemon's own: from an effect or the lifecycle.
@@ -246,9 +246,21 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
 
   // MARK: - Group commit
 
-  func startCommitIfIdle() {
-    guard !committing, !pending.isEmpty, lifecycle.reduces else { return }
-    committing = true
+  /// Does what the pipeline says.
+  private func perform(_ action: CommitPipeline.Action?) {
+    switch action {
+    case .startCommit?: startCommit()
+    case .takeSnapshot?: takeSnapshot()
+    case .finishDrain?:
+      drained?.resume()
+      drained = nil
+    case nil: break
+    }
+  }
+
+  /// Commits what waits as one batch, off the event loop; the answers, updates and effects wait
+  /// for it.
+  private func startCommit() {
     let batch = pending
     pending = []
     let stateAfter = state
@@ -257,10 +269,12 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
       assumeIsolated { host in
         switch result {
         case let .success(appended):
-          host.committed(batch, appended: appended, stateAfter: stateAfter)
+          guard host.committed(batch, appended: appended, stateAfter: stateAfter) else { return }
           host.reportCheckpointFile()
-          host.committing = false
-          host.startCommitIfIdle()
+          let snapshotDue = host.committedSeq - host.lastSnapshotSeq >= host.snapshotInterval
+          for action in host.pipeline.committed(morePending: !host.pending.isEmpty, snapshotDue: snapshotDue) {
+            host.perform(action)
+          }
         case let .failure(error):
           host.fail("the log could not be written: \(error)")
         }
@@ -272,22 +286,24 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// and once when it is written again: meanwhile a tail cut off the log would go unnoticed.
   private func reportCheckpointFile() {
     let failure = log.checkpointFileFailure
-    guard (failure != nil) != checkpointFileFailing else { return }
-    checkpointFileFailing = failure != nil
-    if let failure {
-      logger.error("the checkpoint file beside the log could not be written, and is tried again at the next checkpoint: \(failure)")
-    } else {
+    switch pipeline.checkpointFile(failing: failure != nil) {
+    case .failing?:
+      logger.error("the checkpoint file beside the log could not be written, and is tried again at the next checkpoint: \(failure.map { "\($0)" } ?? "")")
+    case .written?:
       logger.notice("the checkpoint file beside the log is written again")
+    case nil:
+      break
     }
   }
 
   /// After a commit: updates, then answers, then effects (invariant 1: nothing before this).
-  private func committed(_ batch: [Pending], appended: [Appended], stateAfter: State) {
+  /// False when the batch cannot be trusted, and the host stopped.
+  private func committed(_ batch: [Pending], appended: [Appended], stateAfter: State) -> Bool {
     // The host checks for retries before reducing; a duplicate here means the state holds an
     // action twice that the log holds once: nobody may see that state.
     if let duplicate = appended.first(where: \.isDuplicate) {
       fail("entry \(duplicate.entry.seq) was reduced twice")
-      return
+      return false
     }
     committedState = stateAfter
     committedSeq = appended.last?.entry.seq ?? committedSeq
@@ -302,7 +318,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
       guard !pending.work.isNone else { continue }
       _ = effects.start(pending.work, deliver: effectDelivery)
     }
-    if committedSeq - lastSnapshotSeq >= snapshotInterval { takeSnapshot() }
+    return true
   }
 
   static func answer(for entry: LogEntry) -> ServerMessage {
@@ -317,15 +333,13 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// stored on it, so commits do not queue behind the encoding of a large state (a near-1 MB
   /// board took 9–15 ms). One at a time: while one is being made, the next waits for a later commit.
   private func takeSnapshot() {
-    guard !snapshotInFlight else { return }
-    snapshotInFlight = true
     lastSnapshotSeq = committedSeq
     let (snapshot, seq, log, logger, version) = (committedState, committedSeq, log, logger, app.appVersion)
     committer.run(
       preparing: { () throws(LogError) in try log.sealSnapshot(snapshot, at: seq, by: version) },
       then: { (sealed) throws(LogError) in try log.store(sealed) }, thenOn: eventLoop
     ) { [self] result in
-      assumeIsolated { $0.snapshotInFlight = false }
+      assumeIsolated { $0.perform($0.pipeline.snapshotDone()) }
       switch result {
       case .success: logger.info("snapshot at seq \(seq)")
       case let .failure(error): logger.error("snapshot at seq \(seq) failed: \(error)")
@@ -335,7 +349,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
 
   /// The log cannot be trusted to hold what the state holds: answer no one, and stop.
   private func fail(_ reason: String) {
-    lifecycle.stop(because: reason)
+    let drain = pipeline.fail(because: reason)
     logger.critical("\(reason); stopping")
     // Everyone still waiting, for the failed batch or a later one, is told nothing was saved.
     for (key, waiting) in waiters {
@@ -344,17 +358,16 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     waiters = [:]
     effects.cancelAll()
     onFatal(reason)
+    perform(drain)
   }
 
-  /// Stops taking actions and waits until everything reduced is committed.
+  /// Stops taking actions and returns once everything reduced is committed, and a snapshot
+  /// being made is stored (the log closes after this), or the log failed.
   func drain() async {
-    lifecycle.drain()
-    // The log closes after this: a snapshot being sealed is stored first.
-    while lifecycle.reduces, committing || !pending.isEmpty || snapshotInFlight {
-      if !committing { startCommitIfIdle() }
-      try? await Task.sleep(for: .milliseconds(2))
+    await withCheckedContinuation { continuation in
+      drained = continuation
+      for action in pipeline.drain(pending: !pending.isEmpty) { perform(action) }
     }
-    lifecycle.stop(because: nil)
     effects.cancelAll()
   }
 }

@@ -15,8 +15,8 @@ extension DaemonHost {
   func afterQueuedCommits() async {
     // A snapshot being sealed beside the commit thread is stored on it afterwards. One that
     // never finishes is a failure of its own, not a test that hangs.
-    for _ in 0..<5_000 where snapshotInFlight { try? await Task.sleep(for: .milliseconds(2)) }
-    if snapshotInFlight { Issue.record("a snapshot was still in flight after 10 s") }
+    for _ in 0..<5_000 where pipeline.snapshot == .inFlight { try? await Task.sleep(for: .milliseconds(2)) }
+    if pipeline.snapshot == .inFlight { Issue.record("a snapshot was still in flight after 10 s") }
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
       committer.run({ () throws(LogError) in () }, thenOn: eventLoop) { _ in done.resume() }
     }
@@ -33,5 +33,5 @@ final class FatalReason: Sendable {
 extension DaemonHost {
   /// True when nothing is left to happen without a new action: no effect running or waiting, nothing
   /// reduced and uncommitted, no commit in flight.
-  var isQuiet: Bool { effects.runningCount == 0 && pending.isEmpty && !committing }
+  var isQuiet: Bool { effects.runningCount == 0 && pending.isEmpty && pipeline.commit == .idle }
 }
