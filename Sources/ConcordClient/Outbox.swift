@@ -83,14 +83,17 @@ public final class Outbox: Sendable {
   /// file to WAL needs it alone, and SQLite answers that at once with "database is locked"
   /// rather than through the busy timeout — two windows started together on a new home meet it.
   private static func openWaitingForOthers(path: String, configuration: Configuration) throws -> DatabaseQueue {
-    let deadline = Date().addingTimeInterval(10)
-    while true {
+    var busy: DatabaseError?
+    let opened = try Waiting.until(10, every: 0.02) { () throws -> DatabaseQueue? in
       do {
         return try DatabaseQueue(path: path, configuration: configuration)
-      } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
-        usleep(20_000)
+      } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+        busy = error
+        return nil
       }
     }
+    guard let opened else { throw busy! }
+    return opened
   }
 
   // MARK: - Queued actions

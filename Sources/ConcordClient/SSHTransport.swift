@@ -160,18 +160,16 @@ public final class SSHTransport {
   /// ssh's exit status, once it has exited (waiting at most `seconds`); nil if it has not.
   private func waitForExit(seconds: Double) -> Int32? {
     if let status { return status }
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
+    /// waitpid found no such child: there is nothing to wait for.
+    struct NoChild: Error {}
+    status = try? Waiting.until(seconds, every: 0.01) { () throws(NoChild) -> Int32? in
       var raw: Int32 = 0
       let reaped = waitpid(process, &raw, WNOHANG)
-      if reaped == process {
-        status = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
-        return status
-      }
-      if reaped < 0 { return nil }
-      usleep(10_000)
+      if reaped < 0 { throw NoChild() }
+      guard reaped == process else { return nil }
+      return (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
     }
-    return nil
+    return status
   }
 
   /// What ssh wrote on standard error so far (its last 64 KiB at most).

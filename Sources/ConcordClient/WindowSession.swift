@@ -45,7 +45,9 @@ public final class WindowSession {
   private let address: DaemonAddress
   private let app: ClientApp?
   private let resumes: Bool
-  private var connection: ClientConnection?
+  /// Where the window stands with the daemon, and what the outbox had witnessed before a
+  /// connection being made began.
+  private var link = SessionLink<ClientConnection, (ConnectionAttempt, witnessed: Outbox.WitnessSnapshot)>()
   private var attached: Set<String> = []
   /// The daemon's state of the scope, and its seq.
   public private(set) var confirmed: SeenState? {
@@ -61,16 +63,15 @@ public final class WindowSession {
   /// of a home shares the file.
   private var seenUnsaved = false
   private var seenSavedAt = Date.distantPast
-  private var nextAttempt = Date.distantPast
-  private var backoff: Double = 0.25
   /// How the daemon's log last met did not carry on from what this home witnessed, if it did not.
   public private(set) var divergence: LogDivergence?
-  /// A connection through ssh being made, and what the outbox had witnessed before it began.
-  private var attempt: (connecting: ConnectionAttempt, witnessed: Outbox.WitnessSnapshot)?
+
+  private var connection: ClientConnection? { link.connection }
+
   /// When the next try to reach the daemon is due, while it is away and not trying.
-  public var reconnectsAt: Date? { connection == nil && attempt == nil ? nextAttempt : nil }
+  public var reconnectsAt: Date? { link.retryAt }
   /// Whether a connection through ssh is being made right now (the window keeps working).
-  public var isConnecting: Bool { attempt != nil }
+  public var isConnecting: Bool { link.attempt != nil }
   /// Whether the state shown comes from the daemon right now.
   public var isConnected: Bool { connection != nil }
   public var fileDescriptor: Int32? { connection?.fileDescriptor }
@@ -100,8 +101,9 @@ public final class WindowSession {
 
   /// The state to show (``Shown``): the daemon's, with the actions still pending on top —
   /// online, the ones this window sent and awaits; offline, every action queued for the scope
-  /// (other windows' and commands' too: they will be sent with the queue).
-  public var shown: Shown? {
+  /// (other windows' and commands' too: they will be sent with the queue). It reads (and
+  /// decrypts) the outbox: a step for the window to take when it draws, not at every key.
+  public func readShown() -> Shown? {
     guard let confirmed = confirmed?.state else { return nil }
     let queued = ((try? outbox.queued()) ?? []).filter { $0.scope == scope && (!isConnected || unanswered.contains($0.cseq)) }
     guard !queued.isEmpty else { return Shown(state: confirmed, confirmed: confirmed) }
@@ -136,10 +138,9 @@ public final class WindowSession {
     return (Shown(state: prediction.state, confirmed: confirmed, pending: queued, refusals: refusals), prediction)
   }
 
-  /// The state shown, as ``shown`` computes it.
-  public var displayedState: JSONValue? { shown?.state }
-
-  public var waitingCount: Int { (try? outbox.count()) ?? 0 }
+  /// How many actions wait in the outbox (the home's, every window's and command's). It reads
+  /// the outbox.
+  public func readWaitingCount() -> Int { (try? outbox.count()) ?? 0 }
 
   /// Connects when it is time to try again; call it about every 100 ms.
   ///
@@ -152,24 +153,23 @@ public final class WindowSession {
   public func tick() throws(ClientError) -> [Event] {
     let now = Date()
     if seenUnsaved, now.timeIntervalSince(seenSavedAt) >= 1 { try saveSeen(at: now) }
-    guard connection == nil, attempt != nil || now >= nextAttempt else { return [] }
+    guard link.isDue(at: now) else { return [] }
     do {
       let witnessed: Outbox.WitnessSnapshot
       let connection: ClientConnection
-      if let (connecting, before) = attempt {
+      if let (connecting, before) = link.attempt {
         guard let outcome = connecting.take() else { return [] }
-        attempt = nil
         (witnessed, connection) = (before, try outcome.get())
       } else if case .ssh = address {
         // Before the login: another window of the home may witness a newer entry meanwhile.
         let before = try outbox.witnessSnapshot()
-        attempt = (ConnectionAttempt(address: address, presence: true), before)
+        link.connecting((ConnectionAttempt(address: address, presence: true), witnessed: before))
         return []
       } else {
         witnessed = try outbox.witnessSnapshot()
         connection = try ClientConnection(address: address, presence: true)
       }
-      self.connection = connection
+      link.connected(connection)
       attached = []
       let (replayed, divergence) = try replay(witnessedBefore: witnessed)
       let news: [Event] = divergence != self.divergence ? divergence.map { [.logDiverged($0), .stateChanged] } ?? [] : []
@@ -178,15 +178,13 @@ public final class WindowSession {
         // Nothing is sent to a daemon whose log went back: stay away, and look again later (a
         // person may accept it meanwhile with `concord outbox sync --accept-rollback`).
         connection.close()
-        self.connection = nil
-        nextAttempt = now.addingTimeInterval(5)
+        link.holdBack(at: now)
         return news
       }
-      backoff = 0.25
       user = connection.welcome.user
       try attach()
       return [.connected(user: connection.welcome.user, logID: connection.welcome.logID)] + replayed + news
-        + (try drain())
+        + (try readBuffered())
     } catch {
       return try lose(error)
     }
@@ -196,9 +194,10 @@ public final class WindowSession {
   /// so that it opens on the daemon's state when the daemon can be reached.
   public func tickWaitingForConnection() throws(ClientError) -> [Event] {
     var events = try tick()
-    while isConnecting {
-      usleep(20_000)
+    _ = try Waiting.until(.infinity, every: 0.02) { () throws(ClientError) -> Bool? in
+      guard isConnecting else { return true }
       events += try tick()
+      return nil
     }
     return events
   }
@@ -210,7 +209,7 @@ public final class WindowSession {
   public func submit(_ action: JSONValue, typed: String? = nil) throws(ClientError) -> (cseq: Int64, events: [Event]) {
     let queued = try outbox.enqueue(scope: scope, action: action, typed: typed)
     unanswered.insert(queued.cseq)
-    guard let connection else { return (queued.cseq, [.stateChanged, .queued(cseq: queued.cseq, waiting: waitingCount)]) }
+    guard let connection else { return (queued.cseq, [.stateChanged, .queued(cseq: queued.cseq, waiting: readWaitingCount())]) }
     do {
       try connection.send(.send(scope: scope, action: action, client: outbox.clientID, cseq: queued.cseq))
     } catch {
@@ -229,14 +228,15 @@ public final class WindowSession {
     do {
       open = try connection.readAvailable()
       // Lines read before the close (some while a send waited) are still the daemon's answers.
-      events = try drain()
+      events = try readBuffered()
     } catch {
       return try lose(error)
     }
     return open ? events : events + (try lose(ClientError.closed))
   }
 
-  private func drain() throws(ClientError) -> [Event] {
+  /// The messages read from the socket so far, taken.
+  private func readBuffered() throws(ClientError) -> [Event] {
     var events: [Event] = []
     while let message = try connection?.nextBufferedMessage() {
       events += try take(message)
@@ -322,10 +322,8 @@ public final class WindowSession {
   public func close() {
     try? saveSeen()
     connection?.close()
-    connection = nil
     // A connection still being made closes itself when its thread lets go of it.
-    attempt = nil
-    nextAttempt = .distantFuture
+    link.close()
   }
 
   /// Who the daemon says this window's person is, or, before it said so, who it will say: this
@@ -376,14 +374,13 @@ public final class WindowSession {
   private func lose(_ error: any Error) throws(ClientError) -> [Event] {
     let wasConnected = connection != nil
     connection?.close()
-    connection = nil
+    // With jitter (``Backoff``): windows that lost one daemon (or one network) do not all call
+    // back at once; at most 2 s between tries: a window should find its daemon soon after it
+    // is back.
+    link.lost(at: Date())
     // The outbox's own failure is the one to report: saving to it again could only hide it.
     if case let .local(reason)? = error as? ClientError { throw .local(reason) }
     try saveSeen()
-    // With jitter: windows that lost one daemon (or one network) do not all call back at once.
-    nextAttempt = Date().addingTimeInterval(backoff * Double.random(in: 0.5...1))
-    // At most 2 s between tries: a window should find its daemon soon after it is back.
-    backoff = min(backoff * 2, 2)
     var reason = (error as? ClientError)?.description ?? "\(error)"
     // Over ssh an ending connection is as often the network as the daemon.
     if case let .ssh(target) = address, error as? ClientError == .closed { reason = "the link to \(target) was lost" }

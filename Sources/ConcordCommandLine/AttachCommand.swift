@@ -92,7 +92,7 @@ struct JSONWindow {
     var events = try session.tickWaitingForConnection()
     if !session.isConnected, let seen = session.confirmed {
       emit(["type": "snapshot", "scope": .string(seen.scope), "seq": .integer(seen.seq), "state": seen.state, "offline": true])
-      emit(["type": "status", "connected": false, "waiting": .integer(Int64(session.waitingCount))])
+      emit(["type": "status", "connected": false, "waiting": .integer(Int64(session.readWaitingCount()))])
     }
     var input: [UInt8] = []
     var inputClosed = false
@@ -110,11 +110,11 @@ struct JSONWindow {
       events = []
       // A connection through ssh still being made may yet take what waits.
       if inputClosed, !session.isConnecting, !session.isConnected || (!session.hasUnanswered && attachAnswered) {
-        if !session.isConnected, session.waitingCount > 0 {
+        if !session.isConnected, session.readWaitingCount() > 0 {
           if let divergence = session.divergence, case .rolledBack = divergence {
-            throw CommandFailure(message: "\(divergence); \(session.waitingCount) action(s) wait in the outbox: \(divergence.decision)")
+            throw CommandFailure(message: "\(divergence); \(session.readWaitingCount()) action(s) wait in the outbox: \(divergence.decision)")
           }
-          throw CommandFailure(message: "the daemon is unreachable; \(session.waitingCount) action(s) wait in the outbox", code: .daemonUnreachable)
+          throw CommandFailure(message: "the daemon is unreachable; \(session.readWaitingCount()) action(s) wait in the outbox", code: .daemonUnreachable)
         }
         return
       }
@@ -155,11 +155,11 @@ struct JSONWindow {
     case let .connected(user, logID):
       emit(["type": "status", "connected": true, "user": .string(user), "log_id": .string(logID)])
     case let .disconnected(reason):
-      emit(["type": "status", "connected": false, "reason": .string(reason), "waiting": .integer(Int64(session.waitingCount))])
+      emit(["type": "status", "connected": false, "reason": .string(reason), "waiting": .integer(Int64(session.readWaitingCount()))])
     case let .replayed(action, outcome):
       emit(["type": "replayed", "cseq": .integer(action.cseq), "scope": .string(action.scope), "outcome": .string(outcome.description)])
     case let .logDiverged(divergence):
-      let waiting = JSONValue.integer(Int64(session.waitingCount))
+      let waiting = JSONValue.integer(Int64(session.readWaitingCount()))
       switch divergence {
       case let .replaced(known, now):
         emit(["type": "log-replaced", "known": .string(known), "now": .string(now), "waiting": waiting])

@@ -75,21 +75,20 @@ struct DaemonCommand: ParsableCommand {
       } catch {
         throw CommandFailure(message: "cannot run \(binary.path): \(error.localizedDescription)")
       }
-      let deadline = Date().addingTimeInterval(timeout)
-      while Date() < deadline {
-        if let connection = try? ClientConnection(socket: layout.socket, presence: false) {
-          let pid = DaemonProcessInfo.pid(in: layout) ?? process.processIdentifier
-          print("started (pid \(pid), seq \(connection.welcome.seq)); log: \(layout.daemonLog.path)")
-          return
-        }
+      let answered = try Waiting.until(timeout, every: 0.05) { () throws(CommandFailure) -> ClientConnection? in
+        if let connection = try? ClientConnection(socket: layout.socket, presence: false) { return connection }
         guard process.isRunning else {
           // This run's lines only: the log keeps earlier runs' too.
           let tail = DaemonProcessInfo.lastLines(of: layout.daemonLog, count: 1, after: runStart)
           throw CommandFailure(message: "\(DaemonProcessInfo.daemonName) exited (\(process.terminationStatus)): \(tail)")
         }
-        usleep(50_000)
+        return nil
       }
-      throw CommandFailure(message: "\(DaemonProcessInfo.daemonName) did not answer within \(Int(timeout)) s; see \(layout.daemonLog.path)")
+      guard let connection = answered else {
+        throw CommandFailure(message: "\(DaemonProcessInfo.daemonName) did not answer within \(Int(timeout)) s; see \(layout.daemonLog.path)")
+      }
+      let pid = DaemonProcessInfo.pid(in: layout) ?? process.processIdentifier
+      print("started (pid \(pid), seq \(connection.welcome.seq)); log: \(layout.daemonLog.path)")
     }
   }
 
@@ -116,11 +115,10 @@ struct DaemonCommand: ParsableCommand {
       guard kill(pid, SIGTERM) == 0 else {
         throw CommandFailure(message: "cannot signal pid \(pid): \(String(cString: strerror(errno)))")
       }
-      let deadline = Date().addingTimeInterval(timeout)
-      while kill(pid, 0) == 0 || DaemonProcessInfo.isLocked(layout) {
-        guard Date() < deadline else { throw CommandFailure(message: "pid \(pid) did not exit within \(Int(timeout)) s") }
-        usleep(20_000)
+      let exited = Waiting.until(timeout, every: 0.02) {
+        kill(pid, 0) == 0 || DaemonProcessInfo.isLocked(layout) ? nil : true
       }
+      guard exited != nil else { throw CommandFailure(message: "pid \(pid) did not exit within \(Int(timeout)) s") }
       print("stopped (pid \(pid))")
     }
   }

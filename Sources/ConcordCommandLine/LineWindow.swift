@@ -27,12 +27,12 @@ struct LineWindow {
       for event in events {
         if let line = Self.line(for: event, typed: &typed) { Terminal.write(line + "\n") }
         // The app's reducer may already see that the daemon will refuse it.
-        if case let .queued(cseq, _) = event, let reason = session.shown?.refusals[cseq] {
+        if case let .queued(cseq, _) = event, let reason = session.readShown()?.refusals[cseq] {
           Terminal.write("  it will likely be refused: \(reason)\n")
         }
       }
       events = []
-      let lines = window.lines(of: session.shown, user: session.userName, width: Terminal.columns).map {
+      let lines = window.lines(of: session.readShown(), user: session.userName, width: Terminal.columns).map {
         $0.map { StyledLine($0).plain }
       }
       if let lines, lines != shown {

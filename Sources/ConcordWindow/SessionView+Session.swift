@@ -17,8 +17,8 @@ extension SessionView {
     var logWentBack = false
     if case .rolledBack? = session.divergence { logWentBack = true }
     self.init(
-      link: link, logWentBack: logWentBack, seq: session.seq, user: session.userName, shown: session.shown,
-      waiting: session.waitingCount,
+      link: link, logWentBack: logWentBack, seq: session.seq, user: session.userName, shown: session.readShown(),
+      waiting: session.readWaitingCount(),
       refusedOnReplay: (try? session.outbox.refusedOnReplay()) ?? earlier?.refusedOnReplay ?? [])
   }
 }

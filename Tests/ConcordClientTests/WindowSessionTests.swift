@@ -56,12 +56,12 @@ import Testing
 
     var session: WindowSession? = try WindowSession(home: home, scope: "counter", app: Self.app)
     #expect(try session?.tick().isEmpty == true, "with no daemon there is nothing to say yet")
-    #expect(session?.displayedState == ["count": 3])
+    #expect(session?.readShown()?.state == ["count": 3])
 
     // Typed offline: shown at once with what it fed back (3 doubled), and queued.
     let typed = try #require(try session?.submit(["double": [:]]))
     #expect(typed.events == [.stateChanged, .queued(cseq: typed.cseq, waiting: 1)])
-    #expect(session?.displayedState == ["count": 6])
+    #expect(session?.readShown()?.state == ["count": 6])
 
     // The daemon is back, at the state the window last saw: the queue is sent once, answered.
     let daemon = try ScriptedDaemon(socket: home.socket, logID: Self.logID, count: 3, seq: 5)
@@ -72,18 +72,18 @@ import Testing
     }
     #expect(replayed == [.applied(seq: 6)], "events: \(events)")
     #expect(events.contains(.connected(user: "tester", logID: Self.logID)))
-    #expect(session?.waitingCount == 0)
-    #expect(session?.displayedState == ["count": 6])
+    #expect(session?.readWaitingCount() == 0)
+    #expect(session?.readShown()?.state == ["count": 6])
 
     // The window is closed and opened again: it shows what it last saw, and sends nothing twice.
     session = nil
     let again = try WindowSession(home: home, scope: "counter", app: Self.app)
-    #expect(again.displayedState == ["count": 6])
+    #expect(again.readShown()?.state == ["count": 6])
     let reopened = try Self.events(of: again) { $0 == .stateChanged }
     #expect(reopened.contains(.connected(user: "tester", logID: Self.logID)), "events: \(reopened)")
     #expect(reopened.contains(.stateChanged))
     #expect(again.seq == 7)
-    #expect(again.displayedState == ["count": 6])
+    #expect(again.readShown()?.state == ["count": 6])
     #expect(daemon.model.withLock { $0.sends.count } == 1)
   }
 
@@ -109,7 +109,7 @@ import Testing
     _ = try session.tick()
     // The daemon decides: the window only shows what its reducer can tell.
     _ = try session.submit(["add": ["amount": -5]])
-    #expect(session.displayedState == ["count": 1])
-    #expect(session.waitingCount == 1)
+    #expect(session.readShown()?.state == ["count": 1])
+    #expect(session.readWaitingCount() == 1)
   }
 }

@@ -165,7 +165,7 @@ import WorkspaceWindows
       usleep(1_000)
     }
     #expect(lost.isEmpty && session.isConnected, "\(lost)")
-    #expect(session.waitingCount == 0)
+    #expect(session.readWaitingCount() == 0)
     let board = try ConcordCLI.run(["state", "board"], home: daemon.home, app: "workspace").output
     #expect(board.contains("\"\(count) \(title)\""), "the last of \(count) cards")
   }

@@ -62,13 +62,13 @@ import WorkspaceWindows
           windows[index] = try WindowSession(home: home, scope: Self.scopes[index], app: Workspace.client)
         default:
           let window = random.pick(windows)
-          guard window.shown != nil else { break }
+          guard window.readShown() != nil else { break }
           let names = Self.state(seenBy: windows)
           let action = WorkspaceReplayProperties.action(&random, for: window.scope, in: names)
           let sent = try window.submit(action)
           if !window.isConnected { offlineActions += 1 }
           // Shown at once: pending, and applied on the state shown unless the app refuses it.
-          let shown = try #require(window.shown, "\(context)")
+          let shown = try #require(window.readShown(), "\(context)")
           #expect(shown.pending.contains { $0.cseq == sent.cseq } || !window.hasUnanswered && window.isConnected, "\(context)")
           if shown.pending.contains(where: { $0.cseq == sent.cseq }), shown.refusals[sent.cseq] == nil, shown.state != shown.confirmed {
             shownAtOnce += 1
@@ -103,14 +103,14 @@ import WorkspaceWindows
     for window in windows {
       guard window.isConnected else { return "\(window.scope) is not connected" }
       if window.hasUnanswered { return "\(window.scope) awaits answers" }
-      if window.waitingCount > 0 { return "\(window.waitingCount) actions wait in the outbox" }
+      if window.readWaitingCount() > 0 { return "\(window.readWaitingCount()) actions wait in the outbox" }
       let state = try ConcordCLI.run(["state", window.scope], home: home, app: "workspace")
       // A column renamed or removed: the daemon sends a window on it null, and keeps it attached.
       let gone = state.status != 0 && state.error.contains("names nothing")
       guard state.status == 0 || gone else { return "concord state \(window.scope): \(state.error)" }
       let daemon = gone ? .null : try JSONValue(parsing: state.output.trimmingCharacters(in: .whitespacesAndNewlines))
-      guard window.displayedState == daemon else {
-        return "\(window.scope) shows \(window.displayedState?.jsonText ?? "nothing"), the log holds \(daemon.jsonText)"
+      guard window.readShown()?.state == daemon else {
+        return "\(window.scope) shows \(window.readShown()?.state.jsonText ?? "nothing"), the log holds \(daemon.jsonText)"
       }
     }
     return nil
@@ -120,11 +120,11 @@ import WorkspaceWindows
   static func state(seenBy windows: [WindowSession]) -> Workspace.State {
     var state = Workspace.State()
     for window in windows {
-      guard let shown = window.displayedState else { continue }
+      guard let shown = window.readShown()?.state else { continue }
       if window.scope == "board", let view = try? shown.decode(BoardView.self) { view.lift(into: &state) }
     }
     for window in windows where window.scope.hasPrefix("chat:") {
-      if let view = try? window.displayedState?.decode(ChannelView.self) { view.lift(into: &state) }
+      if let view = try? window.readShown()?.state.decode(ChannelView.self) { view.lift(into: &state) }
     }
     return state
   }

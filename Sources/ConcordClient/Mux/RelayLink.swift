@@ -60,18 +60,19 @@ public enum RelayLink {
     if let fd = try? UnixSocket.connect(to: path) { return try ownRelay(fd) }
     try start(target: target, socketPath: path, environment: environment)
     // Started, or another window's relay won the race to the socket: either answers now.
-    let deadline = Date().addingTimeInterval(5)
-    while true {
-      let fd: Int32
-      do {
-        fd = try UnixSocket.connect(to: path)
+    var refusal: ClientError?
+    let connected = Waiting.until(5, every: 0.01) { () -> Int32? in
+      do throws(ClientError) {
+        return try UnixSocket.connect(to: path)
       } catch {
-        guard Date() < deadline else { throw .remoteUnreachable("\(target): the relay to it did not start (\(error.description))") }
-        usleep(10_000)
-        continue
+        refusal = error
+        return nil
       }
-      return try ownRelay(fd)
     }
+    guard let fd = connected else {
+      throw .remoteUnreachable("\(target): the relay to it did not start (\(refusal?.description ?? "no answer"))")
+    }
+    return try ownRelay(fd)
   }
 
   /// `fd`, when the relay at its other end is this account's: no other account's process may
