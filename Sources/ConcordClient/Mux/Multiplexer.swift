@@ -27,23 +27,103 @@ final class Multiplexer {
   static let trunkBytes = 1024 * 1024
 
   struct Channel {
+    /// From the descriptor to the trunk.
+    enum ReadSide: Equatable {
+      case reading
+      /// The other end asked for no more data until it says `resume`.
+      case pausedByPeer
+      /// This end reached the descriptor's end (and said `end`), or the other end closed it.
+      case ended
+    }
+
+    /// From the trunk to the descriptor.
+    enum WriteSide: Equatable {
+      case writing
+      /// The other end said `end`: the descriptor's write side is shut once `pending` drains.
+      case ending
+      case shut
+      /// Writes to the descriptor failed (its reader closed): what comes for it is dropped, but
+      /// what it still has to say — a daemon's last error, written before it closed — is read
+      /// to its end and passed on, as a socket of its own would give it. `peerEnded`: the other
+      /// end had said `end` (else it is told to stop sending).
+      case broken(peerEnded: Bool)
+    }
+
+    /// Whether this end asked the other to pause: its bytes wait past ``pauseBytes``.
+    enum Flow: Equatable {
+      case flowing
+      case pausedPeer
+    }
+
     var fd: Int32
     var pending = ByteQueue()
-    /// This end reached the descriptor's end (and said `end`).
-    var readEnded = false
-    /// The other end said `end`: the descriptor's write side is shut once `pending` drains.
-    var writeEnded = false
-    var shut = false
-    /// The other end asked for no more data until it says `resume`.
-    var pausedByPeer = false
-    var pausedPeer = false
-    /// Writes to the descriptor failed (its reader closed): what comes for it is dropped, but
-    /// what it still has to say — a daemon's last error, written before it closed — is read to
-    /// its end and passed on, as a socket of its own would give it.
-    var broken = false
+    var read = ReadSide.reading
+    var write = WriteSide.writing
+    var flow = Flow.flowing
 
     /// Nothing more will be written to the descriptor.
-    var doneWriting: Bool { writeEnded || broken }
+    var doneWriting: Bool { write != .writing }
+    var readEnded: Bool { read == .ended }
+
+    /// The other end said `end`.
+    mutating func peerEnded() {
+      switch write {
+      case .writing: write = .ending
+      case .broken: write = .broken(peerEnded: true)
+      case .ending, .shut: break
+      }
+    }
+
+    /// A write to the descriptor failed.
+    mutating func broke() {
+      if case .broken = write { return }
+      write = .broken(peerEnded: write != .writing)
+    }
+
+    /// The other end closed the channel: nothing more comes from it or goes to it.
+    mutating func peerClosed() {
+      read = .ended
+      peerEnded()
+    }
+
+    /// The other end asked for a pause (`paused`), or to resume.
+    mutating func peerPaused(_ paused: Bool) {
+      switch (read, paused) {
+      case (.reading, true): read = .pausedByPeer
+      case (.pausedByPeer, false): read = .reading
+      default: break
+      }
+    }
+
+    /// After a write to the descriptor, with `waiting` bytes left for it: the frame that asks
+    /// the other end to pause (past ``Multiplexer/pauseBytes``) or to resume (all written),
+    /// when that changed.
+    mutating func flow(waiting: Int) -> MuxFrame.Kind? {
+      if waiting > Multiplexer.pauseBytes, flow == .flowing {
+        flow = .pausedPeer
+        return .pause
+      }
+      if waiting == 0, flow == .pausedPeer {
+        flow = .flowing
+        return .resume
+      }
+      return nil
+    }
+
+    /// Whether the descriptor's write side is to be shut now: the other end said `end` and all
+    /// it sent is written.
+    mutating func shutsWriting(waiting: Int) -> Bool {
+      guard waiting == 0, write == .ending else { return false }
+      write = .shut
+      return true
+    }
+
+    /// Whether the channel is done both ways, with `waiting` bytes left for the descriptor.
+    func isFinished(waiting: Int) -> Bool { waiting == 0 && doneWriting && readEnded }
+
+    /// When it is finished: whether the other end, still sending to a descriptor that took no
+    /// more, must be told to stop.
+    var tellsPeerToStop: Bool { write == .broken(peerEnded: false) }
   }
 
   let trunkInput: Int32
@@ -102,7 +182,7 @@ final class Multiplexer {
     polled.append(contentsOf: repeatElement(nil, count: set.count))
     for (number, channel) in channels {
       var events: Int16 = 0
-      if !channel.readEnded, !channel.pausedByPeer, !trunkBusy { events |= Int16(POLLIN) }
+      if channel.read == .reading, !trunkBusy { events |= Int16(POLLIN) }
       if !channel.pending.isEmpty { events |= Int16(POLLOUT) }
       guard events != 0 else { continue }
       set.append(pollfd(fd: channel.fd, events: events, revents: 0))
@@ -151,17 +231,16 @@ final class Multiplexer {
       channels[number]!.pending.append(frame.payload)
       flush(number)
     case .end:
-      channels[number]?.writeEnded = true
+      channels[number]?.peerEnded()
       flush(number)
     case .close:
-      channels[number]?.readEnded = true
-      channels[number]?.writeEnded = true
+      channels[number]?.peerClosed()
       if let channel = channels[number], channel.pending.isEmpty {
         channels[number] = nil
         Glibc.close(channel.fd)
       }
-    case .pause: channels[number]?.pausedByPeer = true
-    case .resume: channels[number]?.pausedByPeer = false
+    case .pause: channels[number]?.peerPaused(true)
+    case .resume: channels[number]?.peerPaused(false)
     case .open, .opened: break
     }
   }
@@ -170,27 +249,21 @@ final class Multiplexer {
   /// is left, and ends the channel once both ways are done.
   func flush(_ number: UInt32) {
     guard var channel = channels[number] else { return }
-    if !channel.broken, !channel.pending.write(to: channel.fd) { channel.broken = true }
-    if channel.broken { channel.pending = ByteQueue() }
+    if case .broken = channel.write {
+    } else if !channel.pending.write(to: channel.fd) {
+      channel.broke()
+    }
+    if case .broken = channel.write { channel.pending = ByteQueue() }
     let waiting = channel.pending.count
     if waiting > Self.dropBytes {
       channels[number] = channel
       close(number, saying: "more than \(Self.dropBytes) bytes sent past a pause")
       return
     }
-    if waiting > Self.pauseBytes, !channel.pausedPeer {
-      channel.pausedPeer = true
-      send(MuxFrame(channel: number, kind: .pause))
-    } else if waiting == 0, channel.pausedPeer {
-      channel.pausedPeer = false
-      send(MuxFrame(channel: number, kind: .resume))
-    }
-    if waiting == 0, channel.doneWriting, !channel.shut {
-      channel.shut = true
-      shutdown(channel.fd, Int32(SHUT_WR))
-    }
+    if let kind = channel.flow(waiting: waiting) { send(MuxFrame(channel: number, kind: kind)) }
+    if channel.shutsWriting(waiting: waiting) { shutdown(channel.fd, Int32(SHUT_WR)) }
     channels[number] = channel
-    if waiting == 0, channel.doneWriting, channel.readEnded { finish(number) }
+    if channel.isFinished(waiting: waiting) { finish(number) }
   }
 
   /// Ends a channel both of whose ways are done; the other end, still sending to a descriptor
@@ -198,7 +271,7 @@ final class Multiplexer {
   private func finish(_ number: UInt32) {
     guard let channel = channels.removeValue(forKey: number) else { return }
     Glibc.close(channel.fd)
-    if channel.broken, !channel.writeEnded { send(MuxFrame(channel: number, kind: .close)) }
+    if channel.tellsPeerToStop { send(MuxFrame(channel: number, kind: .close)) }
   }
 
   private func readChannel(_ number: UInt32) {
@@ -213,7 +286,7 @@ final class Multiplexer {
       close(number, saying: "")
       return
     }
-    channels[number]!.readEnded = true
+    channels[number]!.read = .ended
     send(MuxFrame(channel: number, kind: .end))
     if channel.doneWriting, channel.pending.isEmpty { finish(number) }
   }
