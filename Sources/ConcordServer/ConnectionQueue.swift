@@ -53,7 +53,7 @@ final class ConnectionQueue: Sendable {
     /// until the scope's first line is written.
     var delivered: (seq: Int64, state: JSONValue)?
     /// Whether a change mark for it is in the queue.
-    var marked = false
+    var mark = ChangeMark.none
     /// The number of the attach that made it: an older attach's first line, still queued, does
     /// not say what the window has.
     let attach: Int
@@ -63,7 +63,23 @@ final class ConnectionQueue: Sendable {
     var heldUntil: UInt64 = 0
 
     /// Whether the scope changed since the window was last written it (and it has the scope).
-    var hasChange: Bool { marked && delivered != nil }
+    var hasChange: Bool { mark == .queued && delivered != nil }
+  }
+
+  /// Whether a "this scope changed" mark stands in the queue: at most one a scope.
+  private enum ChangeMark {
+    case none
+    case queued
+  }
+
+  /// Whether the queue takes what is given to it.
+  private enum Intake {
+    case open
+    /// More than ``maximumQueued`` wait: the window is not reading, and is let go.
+    case overflowed
+    /// Nothing more is taken: what is queued is written, and the connection closes. Places
+    /// still waiting for an answer will get none.
+    case finished
   }
 
   private struct Contents {
@@ -84,20 +100,11 @@ final class ConnectionQueue: Sendable {
     var nextPlace = 0
     /// Places taken whose answers are not yet written.
     var unanswered = 0
-    var overflowed = false
+    var intake = Intake.open
     /// Called when something is queued: the connection schedules a write.
     var onReady: (@Sendable () -> Void)?
-    var finished = false
-    /// The least time between two updates, in nanoseconds; 0 when every change is written as it
-    /// comes.
-    var pace: UInt64 = 0
-    /// Whether a held change waits for ``release``, which is already scheduled.
-    var releaseScheduled = false
-    /// The delay of a release to schedule, asked for under the lock and scheduled after it.
-    var releaseDue: UInt64?
-    /// Asks the connection to call ``ConnectionQueue/releaseHeldUpdates()`` after the given
-    /// nanoseconds.
-    var release: (@Sendable (UInt64) -> Void)?
+    /// How often the window may be written a scope's changes.
+    var pace = UpdatePace()
 
     var count: Int { queue.count - head + pushes.count }
 
@@ -121,7 +128,7 @@ final class ConnectionQueue: Sendable {
     }
 
     mutating func append(_ item: Item) {
-      if count >= ConnectionQueue.maximumQueued { overflowed = true }
+      if count >= ConnectionQueue.maximumQueued, intake == .open { intake = .overflowed }
       queue.append(item)
     }
 
@@ -133,26 +140,19 @@ final class ConnectionQueue: Sendable {
     /// after that line. The mark is spent wherever it stands in the queue: a later item for it
     /// finds none.
     mutating func update(at index: Int) -> QueuedLine? {
-      guard scopes[index].marked, let delivered = scopes[index].delivered else { return nil }
+      guard scopes[index].mark == .queued, let delivered = scopes[index].delivered else { return nil }
       let latest = scopes[index].latest
-      scopes[index].marked = false
+      scopes[index].mark = .none
       scopes[index].delivered = (latest.seq, latest.state)
-      if pace != 0 { scopes[index].heldUntil = Connection.now + pace }
+      if pace.isPaced { scopes[index].heldUntil = pace.nextUpdate(after: Connection.now) }
       return latest.updateLine(fromSeq: delivered.seq, state: delivered.state)
     }
 
-    /// Whether the scope at `index` may be written its update now, unprompted by an answer:
-    /// always, unless the window asked for a pace and the scope's last update is more recent
-    /// than that. Then a release is asked for (``takeRelease()``) for when it may.
+    /// Whether the scope at `index` may be written its update now, unprompted by an answer
+    /// (``UpdatePace/mayUpdate(heldUntil:now:)``).
     mutating func mayUpdate(_ index: Int) -> Bool {
-      guard pace != 0 else { return true }
-      let now = Connection.now
-      guard now < scopes[index].heldUntil else { return true }
-      if !releaseScheduled {
-        releaseScheduled = true
-        releaseDue = scopes[index].heldUntil - now
-      }
-      return false
+      guard pace.isPaced else { return true }
+      return pace.mayUpdate(heldUntil: scopes[index].heldUntil, now: Connection.now)
     }
 
     /// The next line to write: ``ConnectionQueue/nextQueuedLine()``.
@@ -163,14 +163,14 @@ final class ConnectionQueue: Sendable {
         case let .answer(place):
           // Updates of scopes the window has go before an answer, and while one is awaited (as
           // often as the window's pace allows: only a paced window looks the answer up here).
-          if let update = pendingUpdate(dueOnly: pace != 0 && answers[place] == nil) { return update }
+          if let update = pendingUpdate(dueOnly: pace.isPaced && answers[place] == nil) { return update }
           if let answer = answers.removeValue(forKey: place) {
             _ = popFirst()
             unanswered -= 1
             return .own(answer.line)
           }
           // Waits for its answer, unless the window is being let go: then it will get none.
-          guard finished else { return nil }
+          guard intake == .finished else { return nil }
           _ = popFirst()
           unanswered -= 1
         case let .message(message):
@@ -196,11 +196,7 @@ final class ConnectionQueue: Sendable {
     }
 
     /// The release asked for under the lock, to be scheduled once it is let go.
-    mutating func takeRelease() -> (@Sendable () -> Void)? {
-      guard let delay = releaseDue, let release else { return nil }
-      releaseDue = nil
-      return { release(delay) }
-    }
+    mutating func takeRelease() -> (@Sendable () -> Void)? { pace.takeRelease() }
 
     /// An update of any scope the window already has that changed: written before an answer,
     /// and, as far as the window's pace allows (`dueOnly`), while one is awaited.
@@ -232,16 +228,13 @@ final class ConnectionQueue: Sendable {
   /// }
   /// ```
   func paceUpdates(every interval: Duration, release: @escaping @Sendable (UInt64) -> Void) {
-    contents.withLock {
-      $0.pace = interval.nanoseconds
-      $0.release = release
-    }
+    contents.withLock { $0.pace = UpdatePace(every: interval.nanoseconds, release: release) }
   }
 
   /// Queues the changes held for the pace: their interval has passed.
   func releaseHeldUpdates() {
     let ready = contents.withLock { contents -> (@Sendable () -> Void)? in
-      contents.releaseScheduled = false
+      contents.pace.released()
       var held = false
       for scope in contents.scopes where scope.hasChange {
         contents.append(.scopeChanged(scope.name))
@@ -267,21 +260,22 @@ final class ConnectionQueue: Sendable {
   func enqueue(_ message: ServerMessage) -> Bool {
     let (kept, ready) = contents.withLock {
       $0.append(.message(message))
-      return (!$0.overflowed, $0.onReady)
+      return ($0.intake == .open, $0.onReady)
     }
     ready?()
     return kept
   }
 
   /// Takes a place in the queue for an answer that comes later (an action's, after its commit):
-  /// nothing queued after it is written before it.
+  /// nothing queued after it is written before it. `kept` is false once the queue takes nothing
+  /// more (the window is not reading, or is being let go).
   func reserveAnswer() -> (place: Int, kept: Bool) {
     contents.withLock {
       let place = $0.nextPlace
       $0.nextPlace += 1
       $0.unanswered += 1
       $0.append(.answer(place))
-      return (place, !$0.overflowed)
+      return (place, $0.intake == .open)
     }
   }
 
@@ -320,8 +314,8 @@ final class ConnectionQueue: Sendable {
     let ready: (@Sendable () -> Void)? = contents.withLock {
       guard let index = $0.index(of: scope) else { return nil }
       $0.scopes[index].latest = state
-      guard !$0.scopes[index].marked else { return nil }
-      $0.scopes[index].marked = true
+      guard $0.scopes[index].mark == .none else { return nil }
+      $0.scopes[index].mark = .queued
       $0.append(.scopeChanged(scope))
       return $0.onReady
     }
@@ -345,14 +339,15 @@ final class ConnectionQueue: Sendable {
   @discardableResult
   func finish() -> Bool {
     contents.withLock { contents in
-      defer { contents.finished = true }
-      return !contents.finished
+      guard contents.intake != .finished else { return false }
+      contents.intake = .finished
+      return true
     }
   }
 
   /// Whether nothing waits to be written: no message, and no change held for the window's pace
   /// (a window that shut its write side is closed only once it has it).
-  var isEmpty: Bool { contents.withLock { $0.count == 0 && ($0.pace == 0 || !$0.scopes.contains(where: \.hasChange)) } }
+  var isEmpty: Bool { contents.withLock { $0.count == 0 && (!$0.pace.isPaced || !$0.scopes.contains(where: \.hasChange)) } }
 
   /// How many actions the window sent whose answers are not written yet (``WriterShare`` says
   /// how many it may have before it is read no further).
