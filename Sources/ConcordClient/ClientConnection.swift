@@ -47,7 +47,12 @@ public final class ClientConnection {
     // Over ssh the first answer waits for the login too.
     var wait = timeout
     switch address {
-    case let .socket(socket): fileDescriptor = try UnixSocket.connect(to: socket.path)
+    case let .socket(socket):
+      do throws(UnixSocketError) {
+        fileDescriptor = try UnixSocket.connect(to: socket.path)
+      } catch {
+        throw ClientError(error)
+      }
     case let .ssh(target):
       wait = max(timeout, 15)
       fileDescriptor = try RelayLink.open(to: target, greeting: Array(hello.line.utf8), timeout: wait)

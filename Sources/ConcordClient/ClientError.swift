@@ -1,3 +1,5 @@
+import ConcordWire
+
 /// What can go wrong talking to the daemon, in words a person can act on.
 public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
   /// No daemon answers on the socket.
@@ -26,6 +28,16 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case let .usage(reason): reason
     case let .remoteUnreachable(reason): reason
     case let .remoteRefused(reason): reason
+    }
+  }
+}
+
+extension ClientError {
+  /// A socket's failure as the client tells it.
+  public init(_ error: UnixSocketError) {
+    switch error {
+    case let .unreachable(reason): self = .unreachable(reason)
+    case let .local(reason): self = .local(reason)
     }
   }
 }

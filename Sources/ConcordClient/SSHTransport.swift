@@ -1,3 +1,4 @@
+import ConcordWire
 import Foundation
 
 #if canImport(Glibc)

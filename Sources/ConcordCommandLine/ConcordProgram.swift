@@ -2,6 +2,7 @@ import ArgumentParser
 import ConcordApp
 import ConcordClient
 import ConcordDaemonCommand
+import ConcordWire
 import Foundation
 
 /// An app on Concord as one program with every command: the daemon (`daemon run`, or `start`,
@@ -85,7 +86,9 @@ public struct ConcordProgram: Sendable {
     var none = sigset_t()
     sigemptyset(&none)
     pthread_sigmask(SIG_SETMASK, &none, nil)
-    ProgramCommand.runAndExit(as: name) { ($0 as? ClientError).map(CommandFailure.init) }
+    ProgramCommand.runAndExit(as: name) { error in
+      (error as? ClientError ?? (error as? UnixSocketError).map(ClientError.init)).map(CommandFailure.init)
+    }
   }
 
   /// The daemon's own executable when it is not this program (`concordd`).

@@ -1,3 +1,4 @@
+import ConcordWire
 import ArgumentParser
 import ConcordClient
 import ConcordDaemonCommand
@@ -47,7 +48,7 @@ struct DialStdioCommand: ParsableCommand {
         try UnixSocket.connect(to: layout.socket.path)
       } refusal: { error in
         // The same words as without --mux when nothing listens; else what went wrong.
-        if case let ClientError.unreachable(reason) = error, reason.hasPrefix("no socket at") || reason.hasPrefix("Connection refused") {
+        if case let UnixSocketError.unreachable(reason) = error, reason.hasPrefix("no socket at") || reason.hasPrefix("Connection refused") {
           return "\(name): no daemon runs in \(layout.directory.path) on this machine; start it there with `\(name) daemon start`"
         }
         return "\(name): the daemon in \(layout.directory.path) could not be reached: \(error)"

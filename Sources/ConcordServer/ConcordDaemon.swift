@@ -125,16 +125,26 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
     if lstat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFSOCK {
       throw DaemonError("\(path) exists and is not a socket; refusing to replace it")
     }
-    let previous = umask(HomeAccess.socketUmask)
-    defer { umask(previous) }
-    let bound = try await ServerBootstrap(group: group)
-      .serverChannelOption(.backlog, value: 256)
-      // A peer that shuts its write side (`printf … | socat …`) is still answered: the window's
-      // handler closes once everything it read is answered.
-      .childChannelOption(.allowRemoteHalfClosure, value: true)
-      .childChannelInitializer { channel in channel.eventLoop.makeCompletedFuture { try serve(channel) } }
-      .bind(unixDomainSocketPath: staging, cleanupExistingSocketFile: true)
-      .get()
+    let listener: Int32
+    do {
+      listener = try UnixSocket.listen(at: staging, backlog: 256)
+    } catch {
+      throw DaemonError("cannot make the socket: \(error)")
+    }
+    let bound: any Channel
+    do {
+      bound = try await ServerBootstrap(group: group)
+        // A peer that shuts its write side (`printf … | socat …`) is still answered: the
+        // window's handler closes once everything it read is answered.
+        .childChannelOption(.allowRemoteHalfClosure, value: true)
+        .childChannelInitializer { channel in channel.eventLoop.makeCompletedFuture { try serve(channel) } }
+        .withBoundSocket(listener)
+        .get()
+    } catch {
+      close(listener)
+      unlink(staging)
+      throw error
+    }
     do {
       try access.open(socket: staging)
       guard rename(staging, path) == 0 else {

@@ -55,10 +55,6 @@ struct HomeAccess: Sendable {
     }
   }
 
-  /// The mode a socket is created with, through the umask: the owner's alone, so nobody else can
-  /// connect before ``open(socket:)`` gives it to the group.
-  static let socketUmask: mode_t = 0o177
-
   /// Gives the socket just bound (0600) to the group and makes it 0660; without a group it stays
   /// 0600.
   func open(socket path: String) throws(DaemonError) {

@@ -1,3 +1,4 @@
+import ConcordWire
 import ConcordClient
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import ConcordWire
 import Glibc
 #endif
 

@@ -1,3 +1,4 @@
+import ConcordWire
 import Foundation
 
 #if canImport(Glibc)
@@ -60,9 +61,9 @@ public enum RelayLink {
     if let fd = try? UnixSocket.connect(to: path) { return try ownRelay(fd) }
     try start(target: target, socketPath: path, environment: environment)
     // Started, or another window's relay won the race to the socket: either answers now.
-    var refusal: ClientError?
+    var refusal: UnixSocketError?
     let connected = Waiting.until(5, every: 0.01) { () -> Int32? in
-      do throws(ClientError) {
+      do throws(UnixSocketError) {
         return try UnixSocket.connect(to: path)
       } catch {
         refusal = error

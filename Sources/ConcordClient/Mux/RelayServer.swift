@@ -1,3 +1,4 @@
+import ConcordWire
 import Foundation
 
 #if canImport(Glibc)
@@ -127,7 +128,7 @@ public struct RelayServer {
   /// The socket windows connect to, made this account's alone before anyone can connect.
   private func listen() throws(ClientError) -> Int32 {
     let fd: Int32
-    do {
+    do throws(UnixSocketError) {
       fd = try UnixSocket.listen(at: socketPath, backlog: 64)
     } catch {
       throw .local("the relay's socket cannot be made: \(error.description)")

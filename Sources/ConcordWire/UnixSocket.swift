@@ -1,19 +1,18 @@
-import ConcordWire
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Unix sockets: connecting to the daemon's (the one piece every peer — the CLI, the
-/// benchmark, the tests' raw peers — needs before speaking the protocol), and listening on the
-/// relay's.
+/// benchmark, the tests' raw peers — needs before speaking the protocol), and listening, as the
+/// daemon and the relay do: the one way a socket is made that nobody else may connect to.
 ///
 /// ```swift
 /// let fd = try UnixSocket.connect(to: ConcordHome.resolve().socket.path)
 /// ```
 public enum UnixSocket {
-  /// A connected, blocking stream socket (close-on-exec); ``ClientError/unreachable(_:)`` when
-  /// nothing listens there.
-  public static func connect(to path: String) throws(ClientError) -> Int32 {
+  /// A connected, blocking stream socket (close-on-exec); ``UnixSocketError/unreachable(_:)``
+  /// when nothing listens there.
+  public static func connect(to path: String) throws(UnixSocketError) -> Int32 {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw .unreachable(String(cString: strerror(errno))) }
     guard var address = address(of: path) else {
@@ -32,15 +31,20 @@ public enum UnixSocket {
   }
 
   /// A listening stream socket at `path` (close-on-exec), born readable and writable by this
-  /// account alone (0600): no moment where another could connect. Whatever was at `path` is
-  /// removed first. Throws why not, in words.
+  /// account alone (0600): no moment where another could connect. A socket left at `path` (a
+  /// crashed listener's) is replaced; anything else there is refused, not removed. Throws why
+  /// not, in words.
   ///
   /// ```swift
   /// let listener = try UnixSocket.listen(at: socketPath, backlog: 64)
   /// ```
-  public static func listen(at path: String, backlog: Int32) throws(ClientError) -> Int32 {
+  public static func listen(at path: String, backlog: Int32) throws(UnixSocketError) -> Int32 {
     guard var address = address(of: path) else { throw .local("the socket path is too long: \(path)") }
-    unlink(path)
+    var existing = stat()
+    if lstat(path, &existing) == 0 {
+      guard existing.st_mode & S_IFMT == S_IFSOCK else { throw .local("\(path) exists and is not a socket; refusing to replace it") }
+      unlink(path)
+    }
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw .local("a socket could not be made: \(String(cString: strerror(errno)))") }
     // Linux makes the socket's file with the socket's own mode (less the umask): set here, not
@@ -78,5 +82,19 @@ public enum UnixSocket {
     var size = socklen_t(MemoryLayout<KernelPeerCredentials>.size)
     guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0 else { return nil }
     return credentials.uid
+  }
+}
+
+/// Why a Unix socket could not be connected to or made, in words.
+public enum UnixSocketError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Nothing listens there (no socket, or nobody accepting).
+  case unreachable(String)
+  /// A socket could not be made here (the path, the system).
+  case local(String)
+
+  public var description: String {
+    switch self {
+    case let .unreachable(reason), let .local(reason): reason
+    }
   }
 }
