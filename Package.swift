@@ -95,8 +95,9 @@ let package = Package(
         .product(name: "GRDBSQLite", package: "GRDB.swift"),
       ]
     ),
-    // The wire protocol: messages, line framing, state diffs.
-    .target(name: "ConcordWire", dependencies: ["ConcordJSON", .product(name: "NIOCore", package: "swift-nio")]),
+    // The wire protocol: messages, line framing, state diffs. No NIO: the daemon frames its
+    // channel with LineFraming in ConcordServer.
+    .target(name: "ConcordWire", dependencies: ["ConcordJSON"]),
     // What an app is: the hosted description (state, reducer, scopes, lifecycle, migrations, how
     // one logged action replays) and how windows show and type its scopes. No I/O.
     .target(name: "ConcordApp", dependencies: ["Concord", "ConcordWire", "CCellWidth"]),
@@ -281,7 +282,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ConcordWireTests",
-      dependencies: ["ConcordWire", "PropertyRandom", .product(name: "NIOEmbedded", package: "swift-nio")]
+      dependencies: ["ConcordWire", "PropertyRandom"]
     ),
     .testTarget(
       name: "WorkspaceTests",

@@ -25,17 +25,11 @@ let package = Package(
   name: "ConcordFuzz",
   dependencies: [
     .package(name: "Concord", path: ".."),
-    // For EmbeddedChannel, to drive LineFrameDecoder as a channel pipeline does.
-    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
   ],
   targets: [
     .executableTarget(
       name: "fuzz-wire",
-      dependencies: [
-        .product(name: "ConcordWire", package: "Concord"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOEmbedded", package: "swift-nio"),
-      ],
+      dependencies: [.product(name: "ConcordWire", package: "Concord")],
       swiftSettings: fuzzerSettings, linkerSettings: fuzzerLinking),
     .executableTarget(
       name: "fuzz-diff",

@@ -26,6 +26,8 @@ public final class ClientConnection {
   /// Where each read lands before it joins `buffer`: allocated once, not per read.
   private var chunk = [UInt8](repeating: 0, count: 65_536)
   private var buffer = ReadBuffer()
+  /// Where the daemon's lines end, and how long one may be: the wire's one rule.
+  private var framing = LineFraming()
   private let coding = WireCoding()
 
   /// Connects and says hello; throws ``ClientError/unreachable(_:)`` when no daemon answers.
@@ -135,16 +137,26 @@ public final class ClientConnection {
     if count < 0 { return errno == EAGAIN || errno == EINTR }
     if count == 0 { return false }
     buffer.append(chunk[..<count])
-    if buffer.unread.count > WireLimits.maximumMessageBytes + 1, !buffer.unread.contains(UInt8(ascii: "\n")) {
-      throw .protocolError("a line longer than \(WireLimits.maximumMessageBytes) bytes")
-    }
+    // Bytes past one maximum line are looked at now, not when the message is read: a daemon
+    // that never ends its line must not grow the buffer while a send waits for room.
+    if buffer.unread.count > framing.maximumBytes + 1 { _ = try nextLine() }
     return true
+  }
+
+  /// The next whole line in the buffer, by the wire's framing; nil until it has all come.
+  private func nextLine() throws(ClientError) -> LineFraming.Line? {
+    do {
+      return try framing.nextLine(in: buffer.unread)
+    } catch {
+      throw .protocolError(error.description)
+    }
   }
 
   /// A complete message already read, if there is one; a `ping` is answered and skipped.
   public func nextBufferedMessage() throws(ClientError) -> ServerMessage? {
-    while let newline = buffer.unread.firstIndex(of: UInt8(ascii: "\n")) {
-      let line = buffer.take(upTo: newline, skipping: 1)
+    while let next = try nextLine() {
+      let line = buffer.unread[next.content]
+      buffer.take(upTo: next.end)
       let message: ServerMessage
       do {
         message = try coding.decode(ServerMessage.self, from: line)

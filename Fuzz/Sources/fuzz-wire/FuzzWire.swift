@@ -4,14 +4,13 @@
 // - by the daemon: `ClientMessage(line:)`, JSONParser and the field readers;
 // - by a window: `WireCoding.decode(ServerMessage.self, from:)`, JSONDecoder and Codable;
 // - as plain JSON: JSONParser, whose values must survive `jsonText` both ways.
-// It is also fed as a byte stream, in small chunks, through `LineFrameDecoder` in a channel
-// pipeline, and the lines that come out must be the ones a plain split at newlines gives.
+// It is also fed as a byte stream, in small chunks, through `LineFraming` (the framing both the
+// daemon's pipeline and the client ask), and the lines that come out must be the ones a plain
+// split at newlines gives.
 // A thrown error is fine; a trap, a hang, a huge allocation, or a message that does not read
 // back as itself from its own line is a finding.
 import ConcordWire
 import Foundation
-import NIOCore
-import NIOEmbedded
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWire(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -115,7 +114,7 @@ func checkServerLine(_ line: UnsafeBufferPointer<UInt8>) {
 
 // MARK: - Framing
 
-/// Feeds `bytes` in chunks through `LineFrameDecoder` in a pipeline and compares the lines it
+/// Feeds `bytes` in chunks through `LineFraming` and compares the lines it
 /// passes on with a plain split at `\n` (a trailing `\r` dropped, and not counted); a line
 /// longer than the limit must stop the stream with `lineTooLong`, after the lines before it.
 /// Each line is then read as the daemon reads it.
@@ -140,49 +139,33 @@ func checkFraming(_ bytes: [UInt8], maximumBytes: Int, chunk: Int) {
     expectTooLong = true
   }
 
-  // The decoder.
-  let channel = EmbeddedChannel(handler: ByteToMessageHandler(LineFrameDecoder(maximumBytes: maximumBytes)))
+  // The framing.
+  var framing = LineFraming(maximumBytes: maximumBytes)
+  var buffer = ReadBuffer()
   var lines: [[UInt8]] = []
   var tooLong = false
-  func drain() {
-    while let buffer = try? channel.readInbound(as: ByteBuffer.self) {
-      lines.append(Array(buffer.readableBytesView))
-      _ = try? ClientMessage(line: buffer.readableBytesView)
-    }
-  }
   var offset = 0
   while offset < bytes.count, !tooLong {
     let end = min(bytes.count, offset + chunk)
-    var buffer = channel.allocator.buffer(capacity: end - offset)
-    buffer.writeBytes(bytes[offset..<end])
+    buffer.append(bytes[offset..<end])
     offset = end
     do {
-      try channel.writeInbound(buffer)
-    } catch WireError.lineTooLong {
-      tooLong = true
+      while let line = try framing.nextLine(in: buffer.unread) {
+        let content = buffer.unread[line.content]
+        lines.append(Array(content))
+        _ = try? ClientMessage(line: content)
+        buffer.take(upTo: line.end)
+      }
     } catch {
-      finding("LineFrameDecoder threw \(error)")
-    }
-    drain()
-  }
-  if !tooLong {
-    do {
-      _ = try channel.finish()
-    } catch WireError.lineTooLong {
       tooLong = true
-    } catch {
-      finding("LineFrameDecoder threw \(error) at the end")
     }
-  } else {
-    _ = try? channel.finish()
   }
-  drain()
 
   guard tooLong == expectTooLong else {
     finding("lineTooLong: \(tooLong), expected \(expectTooLong) (limit \(maximumBytes), chunk \(chunk))")
   }
   guard lines == expected else {
-    finding("LineFrameDecoder passed on \(lines.count) lines, expected \(expected.count) (limit \(maximumBytes), chunk \(chunk))")
+    finding("LineFraming passed on \(lines.count) lines, expected \(expected.count) (limit \(maximumBytes), chunk \(chunk))")
   }
 }
 

@@ -9,6 +9,7 @@
 /// var bytes: [UInt8] = []
 /// MuxFrame(channel: 7, kind: .data, payload: Array("{\"type\":\"hello\"}\n".utf8)).append(to: &bytes)
 /// ```
+import ConcordWire
 public struct MuxFrame: Equatable, Sendable {
   public enum Kind: UInt8, Sendable {
     /// The relay asks for a new connection to the daemon.

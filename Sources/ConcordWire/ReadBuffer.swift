@@ -8,14 +8,16 @@
 /// buffer.append(received)
 /// if let newline = buffer.unread.firstIndex(of: 10) { let line = buffer.take(upTo: newline, skipping: 1) }
 /// ```
-struct ReadBuffer {
+public struct ReadBuffer: Sendable {
+  public init() {}
+
   private var bytes: [UInt8] = []
   private var start = 0
 
   /// What has not been taken yet; its indices are the buffer's, for ``take(upTo:skipping:)``.
-  var unread: ArraySlice<UInt8> { bytes[start...] }
+  public var unread: ArraySlice<UInt8> { bytes[start...] }
 
-  mutating func append(_ more: some Collection<UInt8>) {
+  public mutating func append(_ more: some Collection<UInt8>) {
     if start > 0, start == bytes.count {
       bytes.removeAll(keepingCapacity: true)
       start = 0
@@ -27,7 +29,8 @@ struct ReadBuffer {
   }
 
   /// The unread bytes before `end`, taken, and `skipping` bytes after them (a line's newline).
-  mutating func take(upTo end: Int, skipping: Int = 0) -> ArraySlice<UInt8> {
+  @discardableResult
+  public mutating func take(upTo end: Int, skipping: Int = 0) -> ArraySlice<UInt8> {
     defer { start = end + skipping }
     return bytes[start..<end]
   }
