@@ -56,8 +56,8 @@ final class OutboxClient: Sendable {
         }
       }
       do {
-        _ = try OutboxSync.run(outbox, over: connection!, attached: &attached, onResult: { action, outcome in
-          record(action.cseq, outcome)
+        _ = try OutboxSync.run(outbox, over: connection!, attached: &attached, onResult: { action, outcome, entry in
+          record(action.cseq, outcome, entry: entry)
         })
       } catch {
         connection?.close()
@@ -72,8 +72,8 @@ final class OutboxClient: Sendable {
     state.withLock { $0.queued += 1 }
   }
 
-  private func record(_ cseq: Int64, _ outcome: OutboxSync.Outcome) {
-    guard case let .applied(seq) = outcome else {
+  private func record(_ cseq: Int64, _ outcome: ActionOutcome, entry: Int64?) {
+    guard outcome == .applied, let seq = entry else {
       state.withLock { $0.refused += 1 }
       return
     }

@@ -1,3 +1,4 @@
+import ConcordLog
 import ConcordWire
 
 /// Sends what waits in the outbox, oldest first, each action with its original
@@ -8,27 +9,15 @@ import ConcordWire
 /// action is applied exactly once.
 ///
 /// ```swift
-/// let report = try OutboxSync.run(outbox, over: connection) { action, outcome in
-///   print(action.cseq, outcome)
+/// let report = try OutboxSync.run(outbox, over: connection) { action, outcome, entry in
+///   print(action.cseq, outcome.said(entry: entry))
 /// }
 /// ```
 public enum OutboxSync {
-  /// What the daemon made of one queued action.
-  public enum Outcome: Sendable, Equatable, CustomStringConvertible {
-    case applied(seq: Int64)
-    /// Refused by the reducer, or not an action the daemon can take; it left the outbox.
-    case refused(reason: String)
-
-    public var description: String {
-      switch self {
-      case let .applied(seq): "applied as entry \(seq)"
-      case let .refused(reason): "refused: \(reason)"
-      }
-    }
-  }
-
   public struct Report: Sendable {
-    public var results: [(action: QueuedAction, outcome: Outcome)] = []
+    /// Each queued action's outcome, and the log's entry the daemon answered with (none for an
+    /// action it could not take at all: it left the outbox all the same).
+    public var results: [(action: QueuedAction, outcome: ActionOutcome, entry: Int64?)] = []
     /// Set when the daemon's log does not carry on from what this home has witnessed of it:
     /// nothing was sent.
     public var divergence: LogDivergence?
@@ -56,7 +45,7 @@ public enum OutboxSync {
     _ outbox: Outbox, over connection: ClientConnection, force: Bool = false, acceptRollback: Bool = false,
     witnessedBefore: Outbox.WitnessSnapshot? = nil,
     attached: inout Set<String>, other: (ServerMessage) -> Void = { _ in },
-    onResult: (QueuedAction, Outcome) -> Void = { _, _ in }
+    onResult: (QueuedAction, ActionOutcome, _ entry: Int64?) -> Void = { _, _, _ in }
   ) throws(ClientError) -> Report {
     var report = Report()
     let queued = try outbox.queued()
@@ -80,8 +69,8 @@ public enum OutboxSync {
       if case let .refused(reason) = outcome { refusal = (action, reason) }
       try outbox.remove(
         cseq: action.cseq, answeredAt: entry.map { LogPosition(logID: daemon.logID, seq: $0) }, refusedOnReplay: refusal)
-      report.results.append((action, outcome))
-      onResult(action, outcome)
+      report.results.append((action, outcome, entry))
+      onResult(action, outcome, entry)
     }
     return report
   }
@@ -90,7 +79,7 @@ public enum OutboxSync {
   public static func run(
     _ outbox: Outbox, over connection: ClientConnection, force: Bool = false, acceptRollback: Bool = false,
     witnessedBefore: Outbox.WitnessSnapshot? = nil,
-    onResult: (QueuedAction, Outcome) -> Void = { _, _ in }
+    onResult: (QueuedAction, ActionOutcome, _ entry: Int64?) -> Void = { _, _, _ in }
   ) throws(ClientError) -> Report {
     var attached: Set<String> = []
     return try run(
@@ -122,7 +111,7 @@ public enum OutboxSync {
   private static func send(
     _ action: QueuedAction, outbox: Outbox, over connection: ClientConnection, attached: inout Set<String>,
     other: (ServerMessage) -> Void
-  ) throws(ClientError) -> (Outcome, entry: Int64?) {
+  ) throws(ClientError) -> (ActionOutcome, entry: Int64?) {
     // Why the scope cannot be attached (it names nothing now), if it cannot. The action is sent
     // all the same: it may be a retry of one the daemon applied before the scope went, and the
     // daemon answers a retry with the original outcome; a new one it turns away as not attached.
@@ -136,7 +125,7 @@ public enum OutboxSync {
       guard let message = try connection.receive(timeout: 60) else { throw .closed }
       switch message {
       case let .ack(client, cseq, seq) where client == outbox.clientID && cseq == action.cseq:
-        return (.applied(seq: seq), seq)
+        return (.applied, seq)
       case let .refused(client, cseq, seq, reason) where client == outbox.clientID && cseq == action.cseq:
         return (.refused(reason: reason), seq)
       case let .error(code, text, cseq) where cseq == action.cseq:

@@ -24,9 +24,10 @@ public final class WindowSession {
     /// The state to show changed.
     case stateChanged
     /// The daemon answered an action of this window.
-    case answered(cseq: Int64, OutboxSync.Outcome)
-    /// An action queued in an earlier session (or while offline) was answered on replay.
-    case replayed(QueuedAction, OutboxSync.Outcome)
+    case answered(cseq: Int64, ActionOutcome)
+    /// An action queued in an earlier session (or while offline) was answered on replay, with
+    /// the log's entry the daemon named.
+    case replayed(QueuedAction, ActionOutcome, entry: Int64?)
     /// The daemon's log does not carry on from what this home has witnessed: nothing was
     /// replayed. Said once, when it is first met; a rolled-back log also keeps the window away
     /// from the daemon (offline, queueing) until a person accepts it.
@@ -268,7 +269,7 @@ public final class WindowSession {
     case let .ack(client, cseq, seq) where client == outbox.clientID:
       unanswered.remove(cseq)
       try outbox.remove(cseq: cseq, answeredAt: entry(seq))
-      events += [.answered(cseq: cseq, .applied(seq: seq)), .stateChanged]
+      events += [.answered(cseq: cseq, .applied), .stateChanged]
     case let .refused(client, cseq, seq, reason) where client == outbox.clientID:
       unanswered.remove(cseq)
       try outbox.remove(cseq: cseq, answeredAt: seq.flatMap(entry))
@@ -339,7 +340,7 @@ public final class WindowSession {
     let report = try OutboxSync.run(
       outbox, over: connection, witnessedBefore: witnessedBefore, attached: &attached, other: { other.append($0) }
     ) {
-      events.append(.replayed($0, $1))
+      events.append(.replayed($0, $1, entry: $2))
     }
     unanswered = []
     // The scopes the queue needed are not this window's: it does not watch them any longer.

@@ -99,8 +99,8 @@ struct LineWindow {
     switch event {
     case let .answered(cseq, .applied): "ok: " + (typed.removeValue(forKey: cseq) ?? "done")
     case let .answered(cseq, .refused(reason)): "refused: " + (typed.removeValue(forKey: cseq).map { "\($0): " } ?? "") + reason
-    case .replayed(_, .refused): nil  // told as a refusal on replay, until dismissed
-    case let .replayed(action, _): "replayed: \(action.typed ?? action.action.jsonText) (\(action.scope))"
+    case .replayed(_, .refused, _): nil  // told as a refusal on replay, until dismissed
+    case let .replayed(action, _, _): "replayed: \(action.typed ?? action.action.jsonText) (\(action.scope))"
     case let .queued(_, waiting): "offline: queued (\(waiting) waiting)"
     case let .disconnected(reason): "disconnected: \(reason)"
     case .connected: "connected"

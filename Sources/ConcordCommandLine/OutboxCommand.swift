@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConcordClient
 import ConcordDaemonCommand
+import ConcordLog
 import Foundation
 
 /// `NAME outbox list|sync|drop`: the actions waiting for the daemon.
@@ -79,8 +80,8 @@ struct OutboxCommand: ParsableCommand {
       let report = try OutboxSync.run(
         outbox, over: connection, force: force, acceptRollback: acceptRollback, witnessedBefore: witnessed
       ) {
-        action, outcome in
-        print("\(action.cseq)\t\(action.scope)\t\(outcome)")
+        action, outcome, entry in
+        print("\(action.cseq)\t\(action.scope)\t\(outcome.said(entry: entry))")
       }
       if let divergence = report.divergence {
         throw CommandFailure(message: "\(divergence): nothing was sent; \(divergence.decision)")

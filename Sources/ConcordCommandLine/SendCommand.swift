@@ -48,20 +48,20 @@ struct SendCommand: ParsableCommand {
       print("queued as \(queued.cseq); \(waiting) action\(waiting == 1 ? "" : "s") waiting in the outbox")
       throw CommandFailure(error)
     }
-    var mine: OutboxSync.Outcome?
-    let report = try OutboxSync.run(outbox, over: connection, witnessedBefore: witnessed) { action, outcome in
+    var mine: (outcome: ActionOutcome, entry: Int64?)?
+    let report = try OutboxSync.run(outbox, over: connection, witnessedBefore: witnessed) { action, outcome, entry in
       if action.cseq == queued.cseq {
-        mine = outcome
+        mine = (outcome, entry)
       } else {
-        print("queued action \(action.cseq) (\(action.scope)): \(outcome)")
+        print("queued action \(action.cseq) (\(action.scope)): \(outcome.said(entry: entry))")
       }
     }
     if let divergence = report.divergence {
       throw CommandFailure(message: "\(divergence); the action stays queued: \(divergence.decision)")
     }
     switch mine {
-    case let .applied(seq)?: print("applied as entry \(seq)")
-    case let .refused(reason)?: throw CommandFailure(message: "refused: \(reason)")
+    case let (.applied, entry)?: print(ActionOutcome.applied.said(entry: entry))
+    case let (refusal, entry)?: throw CommandFailure(message: refusal.said(entry: entry))
     case nil: throw CommandFailure(message: "the daemon did not answer the action; it stays queued")
     }
   }

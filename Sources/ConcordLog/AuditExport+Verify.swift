@@ -239,7 +239,7 @@ private struct VerifierState {
 
   /// The chain hash of an entry, rebuilt from its fields (whose shape was checked).
   private func recomputeHash(_ fields: Fields, seq: Int64, at: Int64) -> [UInt8] {
-    let outcome: LogRecord.Outcome =
+    let outcome: ActionOutcome =
       fields.string("outcome") == "applied" ? .applied : .refused(reason: fields.string("reason")!)
     let payload = EntryCodec.encode(
       EntryCodec.Payload(

@@ -14,7 +14,7 @@ enum EntryCodec {
     var user: String
     var scope: String
     var action: String
-    var outcome: LogRecord.Outcome
+    var outcome: ActionOutcome
     var app: String
     var appVersion: Int
   }
@@ -32,7 +32,7 @@ enum EntryCodec {
   /// How many bytes ``encode(salt:user:scope:action:outcome:app:appVersion:into:)`` writes for
   /// these fields.
   static func payloadByteCount(
-    user: String, scope: String, action: String, outcome: LogRecord.Outcome, app: String
+    user: String, scope: String, action: String, outcome: ActionOutcome, app: String
   ) -> Int {
     let reason: Int
     switch outcome {
@@ -48,7 +48,7 @@ enum EntryCodec {
   /// whole batch, so an entry costs no allocation here.
   static func encode(
     salt: UnsafeRawBufferPointer, user: String, scope: String, action: String,
-    outcome: LogRecord.Outcome, app: String, appVersion: Int, into out: inout [UInt8]
+    outcome: ActionOutcome, app: String, appVersion: Int, into out: inout [UInt8]
   ) {
     precondition(salt.count == saltBytes)
     out.reserveCapacity(out.count + 64 + action.utf8.count)
@@ -77,7 +77,7 @@ enum EntryCodec {
       let outcomeTag = reader.byte(), let reason = reader.string(),
       let app = reader.string(), let version = reader.int64(), reader.isAtEnd
     else { return nil }
-    let outcome: LogRecord.Outcome
+    let outcome: ActionOutcome
     switch outcomeTag {
     case 0: outcome = .applied
     case 1: outcome = .refused(reason: reason)

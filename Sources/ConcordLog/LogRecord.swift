@@ -26,14 +26,14 @@ public struct LogRecord: Sendable, Equatable {
   /// The action, as JSON text.
   public var action: String
   /// Whether the reducer applied the action or refused it.
-  public var outcome: Outcome
+  public var outcome: ActionOutcome
   /// The hosted app's name and schema version, so a later version can migrate the action.
   public var app: String
   public var appVersion: Int
 
   public init(
     client: String, cseq: Int64, at: Date, user: String, scope: String, action: String,
-    outcome: Outcome, app: String, appVersion: Int
+    outcome: ActionOutcome, app: String, appVersion: Int
   ) {
     self.client = client
     self.cseq = cseq
@@ -44,12 +44,6 @@ public struct LogRecord: Sendable, Equatable {
     self.outcome = outcome
     self.app = app
     self.appVersion = appVersion
-  }
-
-  /// What became of an action.
-  public enum Outcome: Sendable, Equatable {
-    case applied
-    case refused(reason: String)
   }
 }
 

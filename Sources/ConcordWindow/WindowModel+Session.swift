@@ -24,7 +24,7 @@ extension WindowModel {
       case let .answered(cseq, .refused(reason)):
         let line = typed.removeValue(forKey: cseq).map { "\($0.line): " } ?? ""
         outcome = OutcomeLine("✗ \(line)\(reason)", isError: true, at: now)
-      case let .replayed(action, result):
+      case let .replayed(action, result, _):
         // A refusal is shown until dismissed, in every window of the home (its own line).
         if case .refused = result { replayed.refused += 1 }
         replayed.sent += 1

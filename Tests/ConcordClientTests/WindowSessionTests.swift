@@ -67,10 +67,10 @@ import Testing
     let daemon = try ScriptedDaemon(socket: home.socket, logID: Self.logID, count: 3, seq: 5)
     defer { daemon.stop() }
     let events = try Self.events(of: session!) { if case .replayed = $0 { true } else { false } }
-    let replayed = events.compactMap { event -> OutboxSync.Outcome? in
-      if case let .replayed(_, outcome) = event { outcome } else { nil }
+    let replayed = events.compactMap { event -> String? in
+      if case let .replayed(_, outcome, entry) = event { outcome.said(entry: entry) } else { nil }
     }
-    #expect(replayed == [.applied(seq: 6)], "events: \(events)")
+    #expect(replayed == ["applied as entry 6"], "events: \(events)")
     #expect(events.contains(.connected(user: "tester", logID: Self.logID)))
     #expect(session?.readWaitingCount() == 0)
     #expect(session?.readShown()?.state == ["count": 6])

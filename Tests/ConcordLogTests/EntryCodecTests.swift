@@ -6,11 +6,11 @@ import Testing
 /// reserves for it in a batch's buffer (a size that is off stops the daemon at a precondition).
 @Suite struct EntryCodecTests {
   @Test(arguments: [
-    LogRecord.Outcome.applied,
+    ActionOutcome.applied,
     .refused(reason: "not enough stock"),
     .refused(reason: ""),
   ])
-  func thePayloadSizeTheAppendPathReservesIsWhatTheEncoderWrites(outcome: LogRecord.Outcome) {
+  func thePayloadSizeTheAppendPathReservesIsWhatTheEncoderWrites(outcome: ActionOutcome) {
     let fields = [("ana", "card:42", #"{"move":{"to":"done"}}"#, "Workspace"), ("", "", "", ""), ("Zoë", "chat:général", #"{"say":"日本語 ✓"}"#, "Äpp")]
     for (user, scope, action, app) in fields {
       let payload = EntryCodec.Payload(

@@ -324,7 +324,7 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
     }
 
     var seqOfKey: [String: Int64] = [:]
-    var outcomes: [Int64: LogRecord.Outcome] = [:]
+    var outcomes: [Int64: ActionOutcome] = [:]
     try log.forEachEntry { entry in
       report.entries += 1
       if case .refused = entry.record.outcome { report.refusedEntries += 1 }

@@ -85,7 +85,7 @@ import Glibc
       var daemon = try DaemonProcess(home: home).start()
       var plan: [String] = []
       /// Every outcome each cseq was given, by every sync and every raw send.
-      var outcomes: [Int64: [OutboxSync.Outcome]] = [:]
+      var outcomes: [Int64: [Answered]] = [:]
       var round = 0
       while try outbox.count() > 0 {
         round += 1
@@ -102,7 +102,7 @@ import Glibc
 
       // Every answer to an action, however many times it was sent, is the same answer.
       resent += outcomes.values.reduce(0) { $0 + $1.count - 1 }
-      for (cseq, answers) in outcomes where Set(answers.map(\.description)).count > 1 {
+      for (cseq, answers) in outcomes where Set(answers.map({ $0.outcome.said(entry: $0.entry) })).count > 1 {
         Issue.record("cseq \(cseq) was answered \(answers); \(context)")
       }
 
@@ -119,8 +119,8 @@ import Glibc
         Issue.record("cseq \(cseq) (\(meaning[cseq]!.json.jsonText) on \(meaning[cseq]!.scope)) is in the log \(count) times; \(context)")
       }
       for (cseq, answers) in outcomes {
-        for case let .applied(seq) in answers {
-          #expect(appliedSeqs[cseq] == seq, "cseq \(cseq) was acknowledged as \(seq); \(context)")
+        for answer in answers where answer.outcome == .applied {
+          #expect(appliedSeqs[cseq] == answer.entry, "cseq \(cseq) was acknowledged as \(answer.entry ?? -1); \(context)")
         }
       }
 
@@ -162,7 +162,9 @@ import Glibc
     let outbox = try Outbox.open(home: ConcordHome(daemon.home))
     let toggle = try outbox.enqueue(scope: "note:1", action: ["toggle": [:]])
     let connection = try ClientConnection(socket: ConcordHome(daemon.home).socket, presence: false)
-    guard case let .applied(seq)? = try Self.sendRaw(toggle, outbox: outbox, over: connection, readAnswer: true) else {
+    guard let answer = try Self.sendRaw(toggle, outbox: outbox, over: connection, readAnswer: true),
+      answer.outcome == .applied, let seq = answer.entry
+    else {
       Issue.record("the toggle was not applied")
       return
     }
@@ -173,8 +175,14 @@ import Glibc
     try other.receive { if case .ack(_, 2, _) = $0 { true } else { false } }
 
     let report = try OutboxSync.run(outbox, over: ClientConnection(socket: ConcordHome(daemon.home).socket, presence: false))
-    #expect(report.results.map(\.outcome) == [.applied(seq: seq)])
+    #expect(report.results.map(\.outcome) == [.applied] && report.results.map(\.entry) == [seq])
     #expect(try outbox.count() == 0)
+  }
+
+  /// What the daemon answered one send with: the outcome, and the entry it named.
+  struct Answered: Equatable {
+    let outcome: ActionOutcome
+    let entry: Int64?
   }
 
   // MARK: - The plans
@@ -192,7 +200,7 @@ import Glibc
   /// One sync of the outbox over a new connection, cut short as `interruption` says.
   static func sync(
     _ outbox: Outbox, daemon: inout DaemonProcess, _ interruption: Interruption,
-    outcomes: inout [Int64: [OutboxSync.Outcome]]
+    outcomes: inout [Int64: [Answered]]
   ) throws {
     let connection = try ClientConnection(socket: ConcordHome(daemon.home).socket, presence: false)
     defer { connection.close() }
@@ -224,8 +232,8 @@ import Glibc
     if interruption.answers == 0 { cut(before: queued.first) }
     var answered = 0
     do {
-      _ = try OutboxSync.run(outbox, over: connection) { action, outcome in
-        outcomes[action.cseq, default: []].append(outcome)
+      _ = try OutboxSync.run(outbox, over: connection) { action, outcome, entry in
+        outcomes[action.cseq, default: []].append(Answered(outcome: outcome, entry: entry))
         answered += 1
         if answered == interruption.answers { cut(before: queued.first { $0.cseq > action.cseq }) }
       }
@@ -240,16 +248,16 @@ import Glibc
   /// off; the daemon's answer when `readAnswer`, nil when the daemon turned it away unlogged.
   static func sendRaw(
     _ action: QueuedAction, outbox: Outbox, over connection: ClientConnection, readAnswer: Bool
-  ) throws -> OutboxSync.Outcome? {
+  ) throws -> Answered? {
     try connection.send(.attach(scope: action.scope, since: nil))
     try connection.send(.send(scope: action.scope, action: action.action, client: outbox.clientID, cseq: action.cseq))
     guard readAnswer else { return nil }
     while let message = try connection.receive(timeout: 10) {
       switch message {
       case let .ack(client, cseq, seq) where client == outbox.clientID && cseq == action.cseq:
-        return .applied(seq: seq)
-      case let .refused(client, cseq, _, reason) where client == outbox.clientID && cseq == action.cseq:
-        return .refused(reason: reason)
+        return Answered(outcome: .applied, entry: seq)
+      case let .refused(client, cseq, seq, reason) where client == outbox.clientID && cseq == action.cseq:
+        return Answered(outcome: .refused(reason: reason), entry: seq)
       case .error(_, _, action.cseq):
         // Not attached: its scope names nothing now. The outbox's sync says so in other words.
         return nil

@@ -40,7 +40,7 @@ import WorkspaceWindows
         repeat {
           for window in windows {
             for event in try window.tick() + window.socketReadable() {
-              if case .replayed(_, .refused) = event { replayedRefusals += 1 }
+              if case .replayed(_, .refused, _) = event { replayedRefusals += 1 }
             }
           }
           Thread.sleep(forTimeInterval: 0.005)

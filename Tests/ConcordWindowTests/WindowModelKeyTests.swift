@@ -24,7 +24,7 @@ import Testing
     story.type("inc")
     #expect(story.commands == [.rememberLine("inc", scope: "counter"), .send(line: "inc", action: ["increment": [:]])])
     story.sendLast(as: 7)
-    story.daemon(state: 4, seq: 2, events: [.stateChanged, .answered(cseq: 7, .applied(seq: 2))])
+    story.daemon(state: 4, seq: 2, events: [.stateChanged, .answered(cseq: 7, .applied)])
     #expect(story.screen.contains("Count: 4"))
     #expect(story.screen.contains("✓ inc"))
     story.wait(5.5)
@@ -55,7 +55,7 @@ import Testing
     story.wait(0.1)
     story.type("fly")
     story.wait(0.1)
-    story.daemon(state: 1, seq: 2, events: [.answered(cseq: 1, .applied(seq: 2))])
+    story.daemon(state: 1, seq: 2, events: [.answered(cseq: 1, .applied)])
     #expect(story.screen.contains(#"no command "fly""#))
     #expect(!story.screen.contains("✓ inc"))
   }

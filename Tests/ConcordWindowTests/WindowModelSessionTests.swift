@@ -50,7 +50,7 @@ import Testing
     story.view.link = .connected
     story.view.shown = Shown(state: 15, confirmed: 15)
     story.view.waiting = 0
-    story.tell([.connected(user: "ann", logID: "abc"), .replayed(pending, .applied(seq: 4)), .stateChanged])
+    story.tell([.connected(user: "ann", logID: "abc"), .replayed(pending, .applied, entry: 4), .stateChanged])
     #expect(story.screen.contains("connected (back, 1 replayed)"))
     #expect(!story.screen.contains("queued while offline"))
     #expect(story.screen.contains("Count: 15"))
@@ -78,8 +78,8 @@ import Testing
     ]
     story.view.refusedOnReplay = refused
     story.tell([
-      .connected(user: "ann", logID: "abc"), .replayed(refused[0].queued, .refused(reason: "no")),
-      .replayed(Self.queued(5, "inc", ["increment": [:]]), .applied(seq: 9)),
+      .connected(user: "ann", logID: "abc"), .replayed(refused[0].queued, .refused(reason: "no"), entry: 3),
+      .replayed(Self.queued(5, "inc", ["increment": [:]]), .applied, entry: 9),
     ])
     #expect(story.screen.contains("back, 2 replayed (1 refused)"))
     #expect(story.screen.contains("(1 of 2) ✗ refused on replay: the counter is already at zero — `dec` (counter) · /dismiss"))
