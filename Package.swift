@@ -149,7 +149,7 @@ let package = Package(
     .target(
       name: "WorkspaceWindows",
       dependencies: [
-        "Workspace", "ConcordApp", "ConcordWire",
+        "Workspace", "ConcordApp", "ConcordJSON", "ConcordWire",
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ]
     ),
@@ -280,6 +280,8 @@ let package = Package(
       // The independent export verifier the tests run beside AuditExport.verify.
       exclude: ["audit_verify_model.py"]
     ),
+    // JSON as the wire and the audit export read it, and the memos kept of it.
+    .testTarget(name: "ConcordJSONTests", dependencies: ["ConcordJSON", "PropertyRandom"]),
     .testTarget(
       name: "ConcordWireTests",
       dependencies: ["ConcordWire", "PropertyRandom"]

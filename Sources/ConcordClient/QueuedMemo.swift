@@ -1,3 +1,4 @@
+import ConcordJSON
 import Foundation
 import Synchronization
 
@@ -19,10 +20,11 @@ final class QueuedMemo: Sendable {
     var version: Int64?
     var writes = 0
     var actions: [QueuedAction] = []
-    var opened: [Int64: (sealed: Data, action: QueuedAction)] = [:]
   }
 
   private let contents = Mutex(Contents())
+  /// Each action of the last read, by cseq, with the sealed bytes it was opened from.
+  private let opened = MemoTable<Int64, Data, QueuedAction>(capacity: .max)
   private let writes = Atomic<Int>(0)
 
   /// This connection wrote to the outbox.
@@ -37,20 +39,20 @@ final class QueuedMemo: Sendable {
 
   /// The action `cseq` as opened before, if its sealed bytes are the same.
   func opened(_ cseq: Int64, sealed: Data) -> QueuedAction? {
-    contents.withLock { contents in
-      guard let known = contents.opened[cseq], known.sealed == sealed else { return nil }
-      return known.action
-    }
+    guard let known = opened.kept(cseq), known.input == sealed else { return nil }
+    return known.output
   }
 
   /// Keeps the actions read at `version`, each with the sealed bytes it was opened from.
   func keep(_ read: [(sealed: Data, action: QueuedAction)], version: Int64) {
     let writes = writes.load(ordering: .relaxed)
+    // Only what this read holds: an action removed since is not kept.
+    opened.removeAll()
+    for (sealed, action) in read { opened.keep(action, madeFrom: sealed, under: action.cseq) }
     contents.withLock { contents in
       contents.version = version
       contents.writes = writes
       contents.actions = read.map(\.action)
-      contents.opened = Dictionary(uniqueKeysWithValues: read.map { ($0.action.cseq, $0) })
     }
   }
 }

@@ -18,18 +18,18 @@ public protocol MemoizedDecodable: Decodable {}
 /// let next = try changed.decode(BoardView.self, memo: memo) // only the card that changed
 /// ```
 public final class DecodeMemo: Sendable {
-  private let table: MemoTable<JSONValue, (json: [String: JSONValue], value: Any)>
+  private let table: MemoTable<TypedID<JSONValue>, [String: JSONValue], Any>
 
   public init(capacity: Int = 50_000) {
     table = MemoTable(capacity: capacity)
   }
 
   func value<T>(of type: T.Type, id: JSONValue, decodedFrom json: [String: JSONValue]) -> T? {
-    guard let entry = table.entry(type: type, id: id), entry.json == json else { return nil }
-    return entry.value as? T
+    guard let kept = table.kept(TypedID(type, id)), kept.input == json else { return nil }
+    return kept.output as? T
   }
 
   func keep<T>(_ value: T, id: JSONValue, decodedFrom json: [String: JSONValue]) {
-    table.keep((json, value), type: T.self, id: id)
+    table.keep(value, madeFrom: json, under: TypedID(T.self, id))
   }
 }

@@ -38,7 +38,7 @@ extension MemoizedEncodable where Self: Identifiable {
 /// let next = try JSONValue(encoding: edited.board, memo: memo)   // only the edited card
 /// ```
 public final class EncodeMemo: Sendable {
-  private let table: MemoTable<AnyHashable, (value: Any, json: JSONValue)>
+  private let table: MemoTable<TypedID<AnyHashable>, Any, JSONValue>
 
   public init(capacity: Int = 50_000) {
     table = MemoTable(capacity: capacity)
@@ -48,13 +48,13 @@ public final class EncodeMemo: Sendable {
   public var count: Int { table.count }
 
   func json<T: MemoizedEncodable>(for value: T) -> JSONValue? {
-    guard let entry = table.entry(type: T.self, id: AnyHashable(value.memoKey)), let kept = entry.value as? T, kept == value else {
+    guard let kept = table.kept(TypedID(T.self, AnyHashable(value.memoKey))), let input = kept.input as? T, input == value else {
       return nil
     }
-    return entry.json
+    return kept.output
   }
 
   func keep<T: MemoizedEncodable>(_ json: JSONValue, for value: T) {
-    table.keep((value, json), type: T.self, id: AnyHashable(value.memoKey))
+    table.keep(json, madeFrom: value, under: TypedID(T.self, AnyHashable(value.memoKey)))
   }
 }

@@ -1,6 +1,7 @@
-import Workspace
 import ConcordApp
+import ConcordJSON
 import Foundation
+import Workspace
 
 /// The board as a window shows it: columns side by side, each card a line or two, raised
 /// reminders on top and the people at the bottom.
@@ -78,7 +79,7 @@ enum BoardRendering {
   }
 
   /// The cells of each card as last drawn: a change to a board redraws one card of many.
-  static let cardCells = RenderCache<Int, CardInput, [Cell]>(capacity: 20_000)
+  static let cardCells = MemoTable<Int, CardInput, [Cell]>(capacity: 20_000)
 
   /// - Parameters:
   ///   - pending: the cards changed by actions the daemon has not answered: dimmed, marked ◌.
@@ -99,7 +100,7 @@ enum BoardRendering {
     for card in column.cards {
       let isPending = pending.contains(card.id)
       let input = CardInput(card: card, width: width, dimmed: column.isLast, pending: isPending, colored: palette.enabled, day: day)
-      cells += cardCells.value(for: card.id, input: input) {
+      cells += cardCells.output(for: card.id, input: input) {
         Self.cells(of: card, width: width, dimmed: column.isLast, pending: isPending, palette: palette, now: now)
       }
     }

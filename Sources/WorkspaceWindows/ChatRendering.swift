@@ -1,6 +1,7 @@
-import Workspace
 import ConcordApp
+import ConcordJSON
 import Foundation
+import Workspace
 
 /// A channel as a conversation: time, author, text; mentions and linked cards stand out, and a
 /// link shows its card's title.
@@ -18,7 +19,7 @@ enum ChatRendering {
         message: message, width: width, titles: message.cards.map { channel.cards[String($0)] },
         known: message.mentions.map(channel.people.contains), you: context.user, pending: pending.contains(message.id),
         colored: palette.enabled, day: day)
-      lines += messageLines.value(for: message.id, input: input) {
+      lines += messageLines.output(for: message.id, input: input) {
         Self.lines(of: message, channel: channel, you: context.user, pending: input.pending, width: width, palette: palette, now: now)
       }
     }
@@ -40,7 +41,7 @@ enum ChatRendering {
   }
 
   /// The lines of each message as last drawn: a new message redraws one of many.
-  static let messageLines = RenderCache<Int, MessageInput, [String]>(capacity: 20_000)
+  static let messageLines = MemoTable<Int, MessageInput, [String]>(capacity: 20_000)
 
   /// One message: its number, time and author, then its text wrapped beside them.
   static func lines(
