@@ -84,6 +84,9 @@ let package = Package(
       sources: ["LogSchema.swift"],
       resources: [.embedInCode("log/v1-initial.sql")]
     ),
+    // The machine under every program: where a home's files are (`ConcordHome`), accounts, Unix
+    // sockets and who is at their other end (`PeerCredentials`). No app, log or wire.
+    .target(name: "ConcordPlatform"),
     // JSON as the wire and the audit export read it: one strict parser (exact integers, no member
     // named twice), one writer, and one spelling of text (NFC).
     .target(name: "ConcordJSON"),
@@ -100,7 +103,10 @@ let package = Package(
     .target(name: "ConcordWire", dependencies: ["ConcordJSON"]),
     // What an app is: the hosted description (state, reducer, scopes, lifecycle, migrations, how
     // one logged action replays) and how windows show and type its scopes. No I/O.
-    .target(name: "ConcordApp", dependencies: ["Concord", "ConcordWire", "CCellWidth"]),
+    .target(name: "ConcordApp", dependencies: ["Concord", "ConcordText", "ConcordWire"]),
+    // Text as a terminal shows it: a character's cells (`DisplayWidth`) and fitting text to a
+    // width (`TextFit`). ConcordApp re-exports it for the apps' renderers.
+    .target(name: "ConcordText", dependencies: ["CCellWidth"]),
     // The full-screen terminal: ncursesw, wide characters and keys.
     // No pkg-config: its flags (-D_XOPEN_SOURCE=600) are refused in a package that depends on
     // this one; the shim defines what the wide-character calls need, and the module map links.
@@ -110,7 +116,7 @@ let package = Package(
     // out). No I/O.
     .target(name: "ConcordWindow", dependencies: ["ConcordApp", "ConcordClient", "ConcordWire"]),
     // The terminal under a window: ncurses draws a window's frame and reads its keys.
-    .target(name: "ConcordTerminal", dependencies: ["CNcurses", "ConcordApp", "ConcordWindow"]),
+    .target(name: "ConcordTerminal", dependencies: ["CNcurses", "ConcordText", "ConcordWindow"]),
     // A character's terminal cells by the C library's wcwidth, in a UTF-8 locale whatever the
     // process's own.
     .target(name: "CCellWidth"),
@@ -122,7 +128,7 @@ let package = Package(
     // The daemon runtime: hosts any app's reducer, keeps its log, serves its scopes to windows.
     .target(
       name: "ConcordServer",
-      dependencies: [
+      dependencies: ["ConcordPlatform", 
         "Concord", "ConcordApp", "ConcordReplay", "ConcordWire", "ConcordLog",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
@@ -133,8 +139,11 @@ let package = Package(
     // The client side: the connection, the offline outbox and the last states seen.
     .target(
       name: "ConcordClient",
-      dependencies: ["ConcordApp", "ConcordWire", "ConcordLog", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["ConcordPlatform", "ConcordApp", "ConcordWire", "ConcordLog", .product(name: "GRDB", package: "GRDB.swift")]
     ),
+    // The relay between many windows and one ssh: the laptop's `concord relay` (`Relay`), the
+    // server's end (`MuxServer`, `StreamRelay` under `dial-stdio`) and the frames between them.
+    .target(name: "ConcordRelay", dependencies: ["ConcordClient", "ConcordPlatform", "ConcordWire"]),
     // The bundled app: a collaborative task board with chat, presence and reminders.
     .target(
       name: "Workspace",
@@ -158,7 +167,7 @@ let package = Package(
     // client: what `concordd` links.
     .target(
       name: "ConcordDaemonCommand",
-      dependencies: [
+      dependencies: ["ConcordPlatform", 
         "ConcordApp", "ConcordLog", "ConcordReplay", "ConcordServer", "ConcordWire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
@@ -169,8 +178,8 @@ let package = Package(
     // words, the log, the outbox and SSH, as one program (`ConcordProgram`).
     .target(
       name: "ConcordCommandLine",
-      dependencies: [
-        "ConcordApp", "ConcordClient", "ConcordDaemonCommand", "ConcordLog", "ConcordTerminal", "ConcordWindow",
+      dependencies: ["ConcordPlatform", 
+        "ConcordApp", "ConcordClient", "ConcordDaemonCommand", "ConcordLog", "ConcordRelay", "ConcordTerminal", "ConcordWindow",
         "ConcordWire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -202,7 +211,7 @@ let package = Package(
     // What a window spends redrawing a big board or channel (on demand).
     .executableTarget(
       name: "WindowBenchmarks",
-      dependencies: ["Concord", "ConcordApp", "ConcordClient", "ConcordLog", "ConcordTerminal", "ConcordWindow", "ConcordWire", "Workspace", "WorkspaceWindows"],
+      dependencies: ["ConcordPlatform", "Concord", "ConcordApp", "ConcordClient", "ConcordLog", "ConcordTerminal", "ConcordWindow", "ConcordWire", "Workspace", "WorkspaceWindows"],
       path: "Benchmarks/WindowBenchmarks"
     ),
     // Throughput of the action log against plain SQLite with the same durability (on demand).
@@ -213,17 +222,17 @@ let package = Package(
     ),
     // Starts a built `concordd` and drives it over raw sockets: shared by the daemon benchmark
     // and the proof suites.
-    .target(name: "DaemonDriving", dependencies: ["ConcordClient", "ConcordLog", "ConcordWire"], path: "Tools/DaemonDriving"),
+    .target(name: "DaemonDriving", dependencies: ["ConcordPlatform", "ConcordClient", "ConcordLog", "ConcordWire"], path: "Tools/DaemonDriving"),
     // The daemon's durable path against Redis and the C reference daemon, in one run (on demand).
     .executableTarget(
       name: "DaemonBenchmarks",
-      dependencies: ["ConcordLog", "ConcordClient", "DaemonDriving"],
+      dependencies: ["ConcordPlatform", "ConcordLog", "ConcordClient", "DaemonDriving"],
       path: "Benchmarks/DaemonBenchmarks"
     ),
     // The long suites that prove the guarantees: crash, fault, soak and hostile peers (on demand).
     .executableTarget(
       name: "ProofSuites",
-      dependencies: [
+      dependencies: ["ConcordPlatform", 
         "ConcordLog", "ConcordClient", "ConcordWire", "DaemonDriving", "PropertyRandom",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "GRDB", package: "GRDB.swift"),
@@ -245,7 +254,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ConcordServerTests",
-      dependencies: [
+      dependencies: ["ConcordPlatform", 
         "Concord", "ConcordTesting", "ConcordApp", "ConcordReplay", "ConcordServer", "ConcordWire", "ConcordLog",
         "ConcordClient", "SampleApp",
         "Workspace", "WorkspaceWindows", "PropertyRandom",
@@ -258,6 +267,9 @@ let package = Package(
     ),
     // What an app is, on its own: the words people type into a scope, what a scope's state is.
     .testTarget(name: "ConcordAppTests", dependencies: ["ConcordApp", "PropertyRandom"]),
+    .testTarget(name: "ConcordTextTests", dependencies: ["ConcordText", "PropertyRandom"]),
+    // The relay's frames and channels, told events alone, and where its sockets live.
+    .testTarget(name: "ConcordRelayTests", dependencies: ["ConcordRelay", "ConcordClient", "PropertyRandom"]),
     // The window without a terminal: its model, keys, editor and scrolling, told events alone.
     .testTarget(
       name: "ConcordWindowTests",
@@ -269,14 +281,14 @@ let package = Package(
     // The client on its own: the outbox, what it witnesses of the daemon's log, its texts.
     .testTarget(
       name: "ConcordClientTests",
-      dependencies: [
+      dependencies: ["ConcordPlatform", 
         "Concord", "ConcordClient", "ConcordApp", "ConcordLog", "ConcordWire", "PropertyRandom",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]
     ),
     .testTarget(
       name: "ConcordLogTests",
-      dependencies: ["ConcordLog", "PropertyRandom", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: ["ConcordPlatform", "ConcordLog", "PropertyRandom", .product(name: "GRDB", package: "GRDB.swift")],
       // The independent export verifier the tests run beside AuditExport.verify.
       exclude: ["audit_verify_model.py"]
     ),
@@ -284,7 +296,7 @@ let package = Package(
     .testTarget(name: "ConcordJSONTests", dependencies: ["ConcordJSON", "PropertyRandom"]),
     .testTarget(
       name: "ConcordWireTests",
-      dependencies: ["ConcordWire", "PropertyRandom"]
+      dependencies: ["ConcordPlatform", "ConcordWire", "PropertyRandom"]
     ),
     .testTarget(
       name: "WorkspaceTests",

@@ -1,7 +1,8 @@
 import ArgumentParser
 import ConcordLog
-import DaemonDriving
+import ConcordPlatform
 import ConcordWire
+import DaemonDriving
 import Foundation
 import PropertyRandom
 

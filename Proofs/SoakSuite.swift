@@ -1,7 +1,8 @@
 import ArgumentParser
-import DaemonDriving
 import ConcordLog
+import ConcordPlatform
 import ConcordWire
+import DaemonDriving
 import Foundation
 
 /// Clients send without pause and windows watch for a long while; every interval the suite

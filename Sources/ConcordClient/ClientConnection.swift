@@ -1,3 +1,4 @@
+import ConcordPlatform
 import ConcordWire
 import Foundation
 

@@ -1,3 +1,4 @@
+import ConcordPlatform
 import ConcordWire
 
 /// What can go wrong talking to the daemon, in words a person can act on.

@@ -1,3 +1,4 @@
+import ConcordPlatform
 import Foundation
 
 /// Where a client finds its daemon: the socket in a home on this machine, or a daemon on another

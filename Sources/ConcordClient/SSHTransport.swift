@@ -1,3 +1,4 @@
+import ConcordPlatform
 import ConcordWire
 import Foundation
 
@@ -33,7 +34,7 @@ public final class SSHTransport {
   }
 
   /// Starts ssh towards `target`, running `concord ARGUMENTS` there (`dial-stdio`, a
-  /// connection of its own; `dial-stdio --mux`, the trunk of a ``RelayServer``); throws only when
+  /// connection of its own; `dial-stdio --mux`, the trunk of a ``Relay``); throws only when
   /// ssh cannot be started at all.
   public static func open(
     _ target: SSHTarget, running remoteArguments: [String] = ["dial-stdio"],

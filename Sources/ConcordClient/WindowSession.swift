@@ -1,5 +1,6 @@
 import ConcordApp
 import ConcordLog
+import ConcordPlatform
 import ConcordWire
 import Foundation
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import ConcordApp
 import ConcordClient
 import ConcordDaemonCommand
+import ConcordPlatform
 import ConcordWire
 import Foundation
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import ConcordClient
 import ConcordDaemonCommand
 import ConcordLog
+import ConcordPlatform
 import ConcordWire
 import Foundation
 

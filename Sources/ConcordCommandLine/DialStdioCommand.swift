@@ -1,7 +1,9 @@
-import ConcordWire
 import ArgumentParser
 import ConcordClient
 import ConcordDaemonCommand
+import ConcordPlatform
+import ConcordRelay
+import ConcordWire
 import Foundation
 
 #if canImport(Glibc)

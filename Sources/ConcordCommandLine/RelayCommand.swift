@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConcordClient
+import ConcordRelay
 import Foundation
 
 #if canImport(Glibc)
@@ -40,7 +41,7 @@ struct RelayCommand: ParsableCommand {
     // pipe its caller reads to the end would never end): everything past standard error.
     let inherited = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
     for fd in inherited.compactMap({ Int32($0) }) where fd > 2 { Glibc.close(fd) }
-    try RelayServer(target: target, socketPath: socket ?? RelayLink.socketPath(for: target)).run {
+    try Relay(target: target, socketPath: socket ?? RelayLink.socketPath(for: target)).run {
       // The starting window waits for this line (or has given up: then the write fails, no
       // more); nothing more is written here.
       _ = "ready\n".withCString { write(STDOUT_FILENO, $0, 6) }

@@ -1,5 +1,6 @@
 import ConcordApp
 import ConcordLog
+import ConcordPlatform
 import ConcordReplay
 import ConcordWire
 import Foundation

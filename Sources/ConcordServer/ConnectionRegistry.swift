@@ -1,3 +1,4 @@
+import ConcordPlatform
 import ConcordWire
 import Logging
 import NIOCore
@@ -50,12 +51,12 @@ final class ConnectionRegistry: @unchecked Sendable {
     guard let provider = channel as? any SocketOptionProvider else { return nobody }
     let read = LockedValue<PeerCredentials?>(nil)
     // On the channel's own loop the option is read at once: the future is already complete.
-    let future: EventLoopFuture<KernelPeerCredentials> = provider.unsafeGetSocketOption(
+    let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
       level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
     future.whenComplete { result in
       switch result {
       case let .success(credentials):
-        read.withLock { $0 = PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid) }
+        read.withLock { $0 = credentials }
       case let .failure(error):
         self.logger.debug("could not read a connection's credentials: \(error)")
       }

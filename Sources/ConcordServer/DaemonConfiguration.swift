@@ -1,4 +1,5 @@
 import ConcordLog
+import ConcordPlatform
 import ConcordWire
 import Foundation
 

@@ -1,5 +1,5 @@
 import CNcurses
-import ConcordApp
+import ConcordText
 import ConcordWindow
 import Foundation
 

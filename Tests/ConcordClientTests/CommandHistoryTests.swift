@@ -1,4 +1,5 @@
 import ConcordLog
+import ConcordPlatform
 import Foundation
 import GRDB
 import Testing

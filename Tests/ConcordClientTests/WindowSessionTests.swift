@@ -1,6 +1,7 @@
 import Concord
 import ConcordApp
 import ConcordLog
+import ConcordPlatform
 import ConcordWire
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
-import ConcordReplay
 import ConcordApp
 import ConcordLog
+import ConcordPlatform
+import ConcordReplay
 import ConcordWire
 import Foundation
 import Logging

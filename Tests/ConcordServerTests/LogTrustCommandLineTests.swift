@@ -1,5 +1,6 @@
 import ConcordClient
 import ConcordLog
+import ConcordPlatform
 import ConcordWire
 import Foundation
 import Testing

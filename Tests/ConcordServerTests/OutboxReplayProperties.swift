@@ -1,9 +1,10 @@
 import ConcordClient
 import ConcordLog
+import ConcordPlatform
 import ConcordWire
 import Foundation
-import SampleApp
 import PropertyRandom
+import SampleApp
 import Testing
 
 @testable import ConcordServer

@@ -1,6 +1,7 @@
 import ConcordApp
 import ConcordClient
 import ConcordLog
+import ConcordPlatform
 import ConcordWire
 import Foundation
 import PropertyRandom

@@ -1,4 +1,5 @@
 import ConcordClient
+import ConcordPlatform
 import ConcordWire
 import Foundation
 

@@ -1,7 +1,8 @@
-import ConcordApp
 import CasePaths
 import Concord
+import ConcordApp
 import ConcordLog
+import ConcordPlatform
 import ConcordReplay
 import ConcordTesting
 import ConcordWire

@@ -1,5 +1,6 @@
-import ConcordWire
 import ConcordClient
+import ConcordPlatform
+import ConcordWire
 import Foundation
 import Synchronization
 import Testing

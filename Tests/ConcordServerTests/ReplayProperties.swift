@@ -1,8 +1,9 @@
 import ConcordLog
+import ConcordPlatform
 import ConcordWire
 import Foundation
-import SampleApp
 import PropertyRandom
+import SampleApp
 import Testing
 
 @testable import ConcordServer

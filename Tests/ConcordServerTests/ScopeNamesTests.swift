@@ -1,5 +1,6 @@
 import ConcordClient
 import ConcordLog
+import ConcordPlatform
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import ConcordPlatform
 import Testing
 
 @testable import ConcordServer

@@ -1,3 +1,4 @@
+import ConcordPlatform
 import ConcordWire
 import Foundation
 
@@ -6,7 +7,7 @@ import Glibc
 #endif
 
 /// A window's way to a daemon on another machine: a connection to this laptop's relay for that
-/// server (``RelayServer``), started here when none runs. Every window, command and outbox sync
+/// server (``Relay``), started here when none runs. Every window, command and outbox sync
 /// to one server shares the relay's one ssh channel.
 ///
 /// ```swift
@@ -79,7 +80,7 @@ public enum RelayLink {
   /// `fd`, when the relay at its other end is this account's: no other account's process may
   /// hear a window's actions, whatever was left in the socket's directory.
   private static func ownRelay(_ fd: Int32) throws(ClientError) -> Int32 {
-    let uid = UnixSocket.peerUID(of: fd)
+    let uid = UnixSocket.peerCredentials(of: fd)?.uid
     guard uid == getuid() else {
       close(fd)
       throw .local("the relay's socket is held by another account (uid \(uid.map(String.init) ?? "unknown")); not connecting")

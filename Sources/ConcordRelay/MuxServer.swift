@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import ConcordPlatform
 import ConcordWire
 import Glibc
 #endif

@@ -10,7 +10,7 @@ import Glibc
 /// Nothing here waits on one descriptor while others have work: every descriptor is
 /// non-blocking, what cannot be written yet waits in a queue, and a channel whose queue grows
 /// past ``pauseBytes`` asks the other end to pause it, so one window that stops reading holds
-/// up no other. The end that owns the run loop (``MuxServer``, ``RelayServer``) says what an
+/// up no other. The end that owns the run loop (``MuxServer``, ``Relay``) says what an
 /// `open` and an `opened` mean.
 ///
 /// Why one trunk: OpenSSH spends about 25 µs in each of `ssh` and `sshd` on every message it

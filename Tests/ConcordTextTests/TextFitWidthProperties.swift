@@ -1,4 +1,4 @@
-import ConcordApp
+import ConcordText
 import PropertyRandom
 import Testing
 

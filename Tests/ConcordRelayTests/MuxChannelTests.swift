@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ConcordClient
+@testable import ConcordRelay
 
 /// One channel of the multiplexer, told what the other end says and how writes to its
 /// descriptor went: its read side, its write side and its flow, without a descriptor.

@@ -75,13 +75,13 @@ public enum UnixSocket {
     return address
   }
 
-  /// The account at the other end of a connected Unix socket, as the kernel reports it
+  /// Who is at the other end of a connected Unix socket, as the kernel reports it
   /// (`SO_PEERCRED`); nil when it cannot be read.
-  public static func peerUID(of fd: Int32) -> UInt32? {
-    var credentials = KernelPeerCredentials()
-    var size = socklen_t(MemoryLayout<KernelPeerCredentials>.size)
+  public static func peerCredentials(of fd: Int32) -> PeerCredentials? {
+    var credentials = PeerCredentials()
+    var size = socklen_t(MemoryLayout<PeerCredentials>.size)
     guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &size) == 0 else { return nil }
-    return credentials.uid
+    return credentials
   }
 }
 

@@ -1,4 +1,5 @@
 @testable import ConcordClient
+@testable import ConcordRelay
 import Testing
 
 #if canImport(Glibc)
