@@ -46,10 +46,10 @@ enum BoundaryPeers {
       var halfClosed = 0
       do {
         try peer.write(LineSocket.hello)
-        _ = try peer.readLine()
+        _ = try peer.expectLine()
         for scope in ["counter", "notes"] {
           try peer.write(#"{"type":"attach","scope":"\#(scope)"}"# + "\n")
-          _ = try peer.readLine()
+          _ = try peer.expectLine()
         }
         var number = 0
         while stop.current != .stop, problems.isEmpty {
@@ -62,7 +62,7 @@ enum BoundaryPeers {
             let isPing = line.hasPrefix(#"{"type":"ping"}"#)
             var answers: [String] = []
             while answers.filter({ $0 == pong }).count < (isPing ? 2 : 1) {
-              let answer = try peer.readLine(timeout: 10)
+              let answer = try peer.expectLine(timeout: 10)
               longest = max(longest, answer.utf8.count)
               if answer.utf8.count > limit { problems.append("a line of \(answer.utf8.count) bytes") }
               if !answer.contains(#""type":"update""#) { answers.append(answer) }
@@ -91,7 +91,7 @@ enum BoundaryPeers {
         + #"{"type":"ping"}"# + "\n")
     shutdown(script.fd, Int32(SHUT_WR))
     var lines: [String] = []
-    while let line = try? script.readLine(timeout: 10) { lines.append(line) }
+    while let line = try? script.expectLine(timeout: 10) { lines.append(line) }
     return lines.contains { $0.contains(#""type":"ack""#) } && lines.last == #"{"type":"pong"}"#
   }
 }

@@ -33,7 +33,7 @@ struct CrashSuite: ParsableCommand {
   func run() throws {
     let seed = self.seed ?? UInt64.random(in: 1...UInt64.max)
     var random = PropertyRandom(seed: seed)
-    let work = try DaemonUnderTest.makeHome()
+    let work = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: work) }
     let home = try DaemonUnderTest.makeHome(named: "daemon", in: work)
     print("crash suite: \(rounds) rounds, \(clients) clients, \(windows) windows, seed \(seed), home \(home.path)")

@@ -67,7 +67,7 @@ final class FaultBench {
     for cseq in first..<(first + Int64(count)) {
       guard (try? window.sendIncrement(client: client, cseq: cseq)) != nil else { break }
       var answered = false
-      while !answered, let line = try? window.readLine(timeout: 10) {
+      while !answered, let line = try? window.expectLine(timeout: 10) {
         switch LineKind(ArraySlice(line.utf8)) {
         case .ack: acknowledged.append(cseq); answered = true
         case .update, .ping: continue
@@ -113,7 +113,7 @@ final class FaultBench {
 
   /// Runs `concord` (built beside this program) on this home; its exit status and output.
   func concord(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let binary = URL(filePath: DaemonUnderTest.binary).deletingLastPathComponent().appending(path: "concord").path
+    let binary = DaemonUnderTest.binary.deletingLastPathComponent().appending(path: "concord").path
     let child = try ChildProcess(
       binary, arguments, environment: ["CONCORD_HOME": home.path, "CONCORD_APP": "sample"], outputIn: work)
     child.process.waitUntilExit()

@@ -14,7 +14,7 @@ struct FaultSuite: ParsableCommand {
   @Option(help: "Run only the scenarios whose name contains this.") var only: String?
 
   func run() throws {
-    let work = try DaemonUnderTest.makeHome()
+    let work = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: work) }
     let scenarios = FaultScenarios.all.filter { only == nil || $0.name.contains(only!) }
     print("fault suite: \(scenarios.count) scenarios under \(work.path)")

@@ -20,7 +20,7 @@ struct HostileSuite: ParsableCommand {
   @Option(help: "Peers sending one byte a second.") var tricklers = 50
 
   func run() throws {
-    let work = try DaemonUnderTest.makeHome()
+    let work = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: work) }
     let home = try DaemonUnderTest.makeHome(named: "daemon", in: work)
     let daemon = try DaemonUnderTest(home: home, outputIn: work)
@@ -121,7 +121,7 @@ struct OtherAccountPeer: ParsableCommand {
         continue
       }
       try? peer.write(LineSocket.hello)
-      let answer = (try? peer.readLine(timeout: 2)) ?? ""
+      let answer = (try? peer.expectLine(timeout: 2)) ?? ""
       if answer.contains("may not use this daemon") { refused += 1 } else if answer.contains("welcome") { welcomed += 1 }
     }
     print("\(refused) refused, \(welcomed) welcomed, \(failed) could not connect")

@@ -28,7 +28,7 @@ struct SoakSuite: ParsableCommand {
   }
 
   func run() throws {
-    let work = try DaemonUnderTest.makeHome()
+    let work = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: work) }
     let home = try DaemonUnderTest.makeHome(named: "daemon", in: work)
     let daemon = try DaemonUnderTest(home: home, outputIn: work)

@@ -27,7 +27,7 @@ struct BootBenchmark {
 
   /// - Parameter commands: also time `concord log verify` and `concord state` on the whole log.
   func run(in directory: URL, commands: Bool = false) throws -> Figures {
-    let home = try DaemonUnderTest.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let logURL = home.appending(path: "log.sqlite")
     let keySource = KeySource.file(home.appending(path: "key"))
@@ -45,7 +45,7 @@ struct BootBenchmark {
     var (verify, stateCommand): (Double?, Double?) = (nil, nil)
     if commands {
       // The daemon wrote a snapshot when it booted: a copy of the log without it, for `state`.
-      let concord = URL(filePath: DaemonUnderTest.binary).deletingLastPathComponent().appending(path: "concord").path
+      let concord = DaemonUnderTest.binary.deletingLastPathComponent().appending(path: "concord").path
       // The log is the sample app's (what `concord` rebuilds it with).
       setenv("CONCORD_APP", "sample", 1)
       verify = try timed { _ = try runToEnd(concord, ["log", "verify", "--home", home.path]) }

@@ -43,7 +43,7 @@ struct DaemonBenchmarks {
     defer { try? FileManager.default.removeItem(at: directory) }
     if CommandLine.arguments.contains("fan-out") {
       // One update to many windows, alone: `concord-daemon-bench fan-out [--quick]`.
-      let home = try DaemonUnderTest.makeHome()
+      let home = DaemonUnderTest.makeHome()
       defer { try? FileManager.default.removeItem(at: home) }
       let daemon = try DaemonUnderTest(home: home, outputIn: directory)
       defer { daemon.stop() }
@@ -93,7 +93,7 @@ struct DaemonBenchmarks {
 
     // concordd: closed-loop windows sending the counter's increment.
     print("concordd: closed loop with \(clientCounts.map(String.init).joined(separator: " and ")) client(s)…")
-    let home = try DaemonUnderTest.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let daemon = try DaemonUnderTest(home: home, outputIn: directory)
     try daemon.waitUntilServing()

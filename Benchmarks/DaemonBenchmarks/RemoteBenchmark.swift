@@ -46,14 +46,14 @@ struct RemoteBenchmark {
       try? FileManager.default.removeItem(atPath: runtime)
     }
 
-    let home = try DaemonUnderTest.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let daemon = try DaemonUnderTest(home: home, outputIn: directory)
     defer { daemon.stop() }
     try daemon.waitUntilServing()
 
     let target = try SSHTarget("ssh://\(user)@testbox\(home.path)")
-    let concord = URL(filePath: DaemonUnderTest.binary).deletingLastPathComponent().appending(path: "concord").path
+    let concord = DaemonUnderTest.binary.deletingLastPathComponent().appending(path: "concord").path
     var shared = ProcessInfo.processInfo.environment
     shared["CONCORD_SSH_COMMAND"] = "ssh -F \(server.clientConfig)"
     shared["CONCORD_REMOTE_COMMAND"] = concord
@@ -123,7 +123,7 @@ struct RemoteBenchmark {
     defer { link.close() }
     do {
       try socket.write(LineSocket.hello)
-      guard try socket.readLine(timeout: 20).contains(#""type":"welcome""#) else { throw DriveError("no welcome") }
+      guard try socket.expectLine(timeout: 20).contains(#""type":"welcome""#) else { throw DriveError("no welcome") }
     } catch {
       throw DriveError("the daemon could not be reached through ssh: \(link.failure(for: target))")
     }

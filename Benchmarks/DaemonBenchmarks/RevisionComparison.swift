@@ -21,7 +21,7 @@ struct RevisionComparison {
   }
 
   func run(in directory: URL) throws {
-    let this = DaemonUnderTest.binary
+    let this = DaemonUnderTest.binary.path
     print("this concordd (\(this)) against \(other): \(rounds) rounds, \(seconds) s per load, alternating\n")
     var pairs: [(this: Figures, other: Figures)] = []
     for round in 1...rounds {
@@ -45,7 +45,7 @@ struct RevisionComparison {
   }
 
   private func measure(_ binary: String, round: Int, in directory: URL) throws -> Figures {
-    let home = try DaemonUnderTest.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let daemon = try DaemonUnderTest(home: home, outputIn: directory, binary: binary)
     defer { daemon.stop() }

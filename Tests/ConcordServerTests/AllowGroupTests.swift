@@ -1,4 +1,5 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Synchronization
 import Testing
@@ -15,7 +16,7 @@ import Glibc
   func membersOfTheAllowedGroupConnectAndOtherAccountsCannot() throws {
     let accounts = try TestAccounts()
     defer { accounts.remove() }
-    let daemon = try DaemonProcess(arguments: ["--allow-group", accounts.group]).start()
+    let daemon = try DaemonUnderTest(arguments: ["--allow-group", accounts.group]).start()
     defer {
       _ = daemon.terminate()
       daemon.removeHome()
@@ -36,7 +37,7 @@ import Glibc
 
     // Passing through the home, a member can open no file in it but the socket: the daemon's
     // files (the log's -wal and -shm included, which exist while it runs) are its own alone.
-    let owner = try RawPeer(path: daemon.socketPath)
+    let owner = try LineSocket(path: daemon.socketPath)
     try owner.hello()
     _ = try owner.attach("counter")
     try owner.send(.send(scope: "counter", action: ["increment": [:]], client: "owner", cseq: 1))
@@ -61,7 +62,7 @@ import Glibc
   func theSocketIsTheGroupsFromTheMomentItAppears() throws {
     let accounts = try TestAccounts()
     defer { accounts.remove() }
-    let daemon = DaemonProcess(arguments: ["--allow-group", accounts.group])
+    let daemon = try DaemonUnderTest(arguments: ["--allow-group", accounts.group])
     let path = daemon.socketPath
     let firstSeen = Mutex<(mode: UInt32, gid: UInt32)?>(nil)
     let watcher = Thread {
@@ -92,15 +93,15 @@ import Glibc
   func aDaemonOutsideTheGroupSaysSoAndOpensNothing() throws {
     let accounts = try TestAccounts()
     defer { accounts.remove() }
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     guard chown(home.path, accounts.outsider.uid, accounts.outsider.gid) == 0 else {
-      throw DaemonTestError("cannot give \(home.path) to \(accounts.outsider.name)")
+      throw DriveError("cannot give \(home.path) to \(accounts.outsider.name)")
     }
     // Under `timeout`: a daemon that started after all would otherwise keep the test waiting.
     let started = try accounts.run(
       as: accounts.outsider, "/usr/bin/timeout",
-      ["20", DaemonProcess.binary.path, "--home", home.path, "--app", "sample", "--allow-group", accounts.group])
+      ["20", DaemonUnderTest.binary.path, "--home", home.path, "--app", "sample", "--allow-group", accounts.group])
     #expect(started.status != 0)
     #expect(started.output.contains("cannot give \(home.path) to group \(accounts.group)"), "\(started.output)")
     #expect(started.output.contains("must be a member of \(accounts.group)"), "\(started.output)")
@@ -110,7 +111,7 @@ import Glibc
 
   private func attributes(_ path: String) throws -> (mode: UInt32, gid: UInt32) {
     var info = stat()
-    guard stat(path, &info) == 0 else { throw DaemonTestError("cannot stat \(path)") }
+    guard stat(path, &info) == 0 else { throw DriveError("cannot stat \(path)") }
     return (info.st_mode & 0o7777, info.st_gid)
   }
 }

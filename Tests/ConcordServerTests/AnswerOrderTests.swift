@@ -1,4 +1,5 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import PropertyRandom
 import Testing
@@ -21,9 +22,9 @@ import Testing
   }
 
   @Test func aScriptThatShutsItsWriteSideIsAnsweredEverythingAndThenClosed() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let script = try RawPeer(path: daemon.socketPath)
+    let script = try LineSocket(path: daemon.socketPath)
     try script.write(
       #"{"type":"hello","protocol":1}"# + "\n" + #"{"type":"attach","scope":"counter"}"# + "\n" + Self.send(1)
         + #"{"type":"ping"}"# + "\n")
@@ -32,15 +33,15 @@ import Testing
     #expect(lines.map(Self.summary) == ["welcome", "snapshot counter", "update", "ack 1", "pong"], "\(lines)")
 
     // The action was applied once, and the daemon serves on.
-    let reader = try RawPeer(path: daemon.socketPath)
+    let reader = try LineSocket(path: daemon.socketPath)
     try reader.hello()
     #expect(try reader.attach("counter") == 1)
   }
 
   @Test func answersComeInTheOrderOfWhatTheyAnswerAndUpdatesBeforeTheirAck() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let peer = try RawPeer(path: daemon.socketPath)
+    let peer = try LineSocket(path: daemon.socketPath)
     try peer.hello()
     _ = try peer.attach("counter")
     // One write: nothing the daemon answers at once may overtake an answer that waits for a commit.
@@ -69,9 +70,9 @@ import Testing
   }
 
   @Test func aLineTooLongIsAnsweredAfterWhatCameBeforeItAndThenTheConnectionCloses() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let peer = try RawPeer(path: daemon.socketPath)
+    let peer = try LineSocket(path: daemon.socketPath)
     try peer.hello()
     _ = try peer.attach("counter")
     // Many sends, so that commits are still under way when the long line is read.
@@ -84,7 +85,7 @@ import Testing
   /// shut their write side: each gets every answer, in the order of its lines, then the close.
   /// The model is the schema's CONVERSATION: one answer a line, in order.
   @Test func randomScriptsThatHalfCloseGetEveryAnswerInOrder() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     var cseq = 1_000
     for seed in PropertyRandom.seeds(from: 0xA05E_0000, count: 20) {
@@ -117,7 +118,7 @@ import Testing
           expected.append("status")
         }
       }
-      let script = try RawPeer(path: daemon.socketPath)
+      let script = try LineSocket(path: daemon.socketPath)
       // In one write, or in a few.
       var rest = lines[...]
       while !rest.isEmpty {

@@ -2,6 +2,7 @@ import ConcordClient
 import ConcordLog
 import ConcordPlatform
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 import Workspace
@@ -15,9 +16,9 @@ import WorkspaceWindows
 /// once. A window beside it keeps getting its answers at once.
 @Suite struct BackpressureTests {
   @Test func aPeerThatWritesWithoutReadingIsReadOnlyAsFarAsItIsAnswered() throws {
-    let daemon = try DaemonProcess(home: DaemonProcess.makeHome()).start()
+    let daemon = try DaemonUnderTest(home: DaemonUnderTest.makeHome()).start()
     defer { daemon.stopAndRemoveHome() }
-    let flooder = try RawPeer.window(of: daemon, attachedTo: "counter")
+    let flooder = try LineSocket.window(of: daemon, attachedTo: "counter")
 
     // Sends, as fast as the socket takes them, until it has taken nothing for a second (or
     // 100,000 have gone: a daemon that reads everything would take them all).
@@ -50,13 +51,13 @@ import WorkspaceWindows
     #expect(written < 100_000, "the daemon read every send of a peer that reads nothing")
 
     // It stays stalled: the daemon commits none of it beyond what it has answered.
-    let committed = try RawPeer(path: daemon.socketPath).hello().seq
+    let committed = try LineSocket(path: daemon.socketPath).hello().seq
     usleep(300_000)
-    #expect(try RawPeer(path: daemon.socketPath).hello().seq == committed)
+    #expect(try LineSocket(path: daemon.socketPath).hello().seq == committed)
     #expect(committed < Int64(written), "\(committed) committed of \(written) written")
 
     // A window beside it is answered at once.
-    let window = try RawPeer.window(of: daemon, attachedTo: "counter")
+    let window = try LineSocket.window(of: daemon, attachedTo: "counter")
     for cseq in Int64(1)...20 {
       let sent = Date()
       try window.send(.send(scope: "counter", action: ["increment": [:]], client: "beside", cseq: cseq))
@@ -88,10 +89,10 @@ import WorkspaceWindows
   /// window that writes beside it: between two of the window's actions in the log come a few of
   /// the peer's, not dozens (a writer alone may have 32 in flight; beside another, 4).
   @Test func aPipeliningPeerSharesEachCommitWithAWindowBesideIt() throws {
-    let daemon = try DaemonProcess(home: DaemonProcess.makeHome()).start()
+    let daemon = try DaemonUnderTest(home: DaemonUnderTest.makeHome()).start()
     defer { daemon.stopAndRemoveHome() }
-    let peer = try RawPeer.window(of: daemon, attachedTo: "counter")
-    let window = try RawPeer.window(of: daemon, attachedTo: "counter")
+    let peer = try LineSocket.window(of: daemon, attachedTo: "counter")
+    let window = try LineSocket.window(of: daemon, attachedTo: "counter")
     let count = 4_000
     let lines: [UInt8] = (1...count).flatMap { (cseq: Int) -> [UInt8] in
       Array(#"{"action":{"increment":{}},"client":"pipeline","cseq":\#(cseq),"scope":"counter","type":"send"}"#.utf8) + [10]
@@ -127,9 +128,9 @@ import WorkspaceWindows
   /// while it was not read, and the ones still in its socket, are all answered, in order, before
   /// the daemon closes (it reads the end of the input only once it reads again).
   @Test func aScriptThatPipelinesAndShutsItsWriteSideGetsEveryAnswerThenTheClose() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let peer = try RawPeer.window(of: daemon, attachedTo: "counter")
+    let peer = try LineSocket.window(of: daemon, attachedTo: "counter")
     try peer.write((1...500).map(AnswerOrderTests.send).joined() + #"{"type":"ping"}"# + "\n")
     peer.shutdownWrite()
     let answers = try peer.linesUntilClosed(timeout: 60).map(AnswerOrderTests.summary).filter { $0 != "update" }
@@ -141,7 +142,7 @@ import WorkspaceWindows
   /// it writes. The daemon, which reads no further from a peer whose answers wait unread, never
   /// waits on it for long, and does not drop it as stuck (after 1 s here; 30 s by default).
   @Test func aWindowSubmittingABurstKeepsReadingAndIsNeverDroppedAsStuck() throws {
-    let daemon = try DaemonProcess(arguments: ["--ping-interval", "1"], app: "workspace").start()
+    let daemon = try DaemonUnderTest(arguments: ["--ping-interval", "1"], app: "workspace").start()
     defer { daemon.stopAndRemoveHome() }
     let session = try WindowSession(home: ConcordHome(daemon.home), scope: "board", app: Workspace.client)
     _ = try session.tick()

@@ -1,7 +1,8 @@
-import ConcordReplay
 import ConcordApp
 import ConcordLog
+import ConcordReplay
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Logging
 import SampleApp
@@ -12,7 +13,7 @@ import Testing
 /// Boot rebuilds the state from the log, or refuses to start and says why — never a different
 /// state, never a skipped entry.
 @Suite struct BootTests {
-  let home = DaemonProcess.makeHome()
+  let home = DaemonUnderTest.makeHome()
   let logger = Logger(label: "boot-tests")
 
   func openLog() throws -> ActionLog {

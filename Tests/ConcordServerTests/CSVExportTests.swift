@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// the rows.
 @Suite struct CSVExportTests {
   @Test func aCSVExportIsATableToPythonAndSQLiteAndVerifiesWithItsMetadata() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     for _ in 1...4 { try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home) }
     try ConcordCLI.run(["send", "notes", #"{"add":{"text":"=1+1, \"quoted\"\nand a second line"}}"#], home: daemon.home)
     _ = daemon.terminate()
@@ -55,7 +56,7 @@ import Testing
 
   /// A CSV export that cannot write its metadata fails, and leaves no decrypted file behind.
   @Test func aCSVExportThatCannotWriteItsMetadataLeavesNothingBehind() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home)
     _ = daemon.terminate()
     let csv = daemon.home.appending(path: "audit.csv").path

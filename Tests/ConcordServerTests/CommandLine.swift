@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import Glibc
 /// The real `concord` binary, run against a home as a person or a script would.
 enum ConcordCLI {
   static var binary: URL {
-    DaemonProcess.binary.deletingLastPathComponent().appending(path: "concord")
+    DaemonUnderTest.binary.deletingLastPathComponent().appending(path: "concord")
   }
 
   struct Result {
@@ -120,7 +121,7 @@ final class RunningCLI {
       }
       let remaining = deadline.timeIntervalSinceNow
       guard remaining > 0 else {
-        throw DaemonTestError("no line from concord within \(timeout) s; it said \(transcript) \(errorOutput)")
+        throw DriveError("no line from concord within \(timeout) s; it said \(transcript) \(errorOutput)")
       }
       var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { continue }
@@ -137,7 +138,7 @@ final class RunningCLI {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
       guard let line = try readLine(timeout: max(0.01, deadline.timeIntervalSinceNow)) else {
-        throw DaemonTestError("concord ended before a line with \(needles): \(errorOutput)")
+        throw DriveError("concord ended before a line with \(needles): \(errorOutput)")
       }
       if needles.allSatisfy(line.contains) { return line }
     }

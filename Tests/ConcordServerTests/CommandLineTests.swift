@@ -1,6 +1,7 @@
-import ConcordReplay
 import ConcordLog
+import ConcordReplay
 import ConcordWire
+import DaemonDriving
 import Foundation
 import SampleApp
 import Testing
@@ -14,7 +15,7 @@ import Glibc
 /// `concord` as people and scripts use it, against the real daemon.
 @Suite(.serialized) struct CommandLineTests {
   @Test func twoJSONWindowsSeeEachOthersActions() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     let alice = try RunningCLI(["attach", "counter", "--json"], home: daemon.home)
     let bob = try RunningCLI(["attach", "counter", "--json"], home: daemon.home)
@@ -31,7 +32,7 @@ import Glibc
   }
 
   @Test func anActionSentWhileTheDaemonIsDownIsQueuedAndAppliedOnceBySync() throws {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let queued = try ConcordCLI.run(["send", "counter", "dec"], home: home)  // refused on replay: at zero
     #expect(queued.status == 3)
@@ -41,7 +42,7 @@ import Glibc
     let list = try ConcordCLI.run(["outbox", "list"], home: home)
     #expect(list.output.split(separator: "\n").count == 3)
 
-    let daemon = try DaemonProcess(home: home).start()
+    let daemon = try DaemonUnderTest(home: home).start()
     defer { _ = daemon.terminate() }
     let sync = try ConcordCLI.run(["outbox", "sync"], home: home)
     #expect(sync.status == 0, "\(sync.error)")
@@ -56,7 +57,7 @@ import Glibc
   }
 
   @Test func aSyncKilledHalfwayAndRunAgainAppliesEveryActionExactlyOnce() throws {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let count = 300
     let input = (0..<count).map { _ in #"{"increment":{}}"# }.joined(separator: "\n") + "\n"
@@ -65,7 +66,7 @@ import Glibc
     #expect(offline.status == 3)
     #expect(try ConcordCLI.run(["outbox", "list"], home: home).output.split(separator: "\n").count == count)
 
-    let daemon = try DaemonProcess(home: home).start()
+    let daemon = try DaemonUnderTest(home: home).start()
     defer { _ = daemon.terminate() }
     let interrupted = Process()
     interrupted.executableURL = ConcordCLI.binary
@@ -89,7 +90,7 @@ import Glibc
   /// Windows and commands started together on a new home all open its outbox.
   @Test func commandsStartedTogetherOnANewHomeShareItsOutbox() throws {
     for _ in 0..<3 {
-      let home = DaemonProcess.makeHome()
+      let home = DaemonUnderTest.makeHome()
       defer { try? FileManager.default.removeItem(at: home) }
       let processes = try (0..<8).map { _ in
         let process = Process()
@@ -107,7 +108,7 @@ import Glibc
   }
 
   @Test func theOutboxKeepsNothingReadableAndAnotherKeyCannotOpenIt() throws {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     #expect(try ConcordCLI.run(["send", "notes", "add zebra-crossing-17"], home: home).status == 3)
     let outbox = home.appending(path: "outbox.sqlite").path
@@ -128,7 +129,7 @@ import Glibc
     #expect(list.status == 1)
     #expect(list.error.contains("does not open with this key"), "\(list.error)")
     // A window with the daemon up ends with the same reason, rather than reconnecting forever.
-    let daemon = try DaemonProcess(home: home).start()
+    let daemon = try DaemonUnderTest(home: home).start()
     defer { _ = daemon.terminate() }
     let window = try ConcordCLI.run(["attach", "notes", "--json"], home: home)
     #expect(window.status == 1)
@@ -136,9 +137,9 @@ import Glibc
   }
 
   @Test func aReplacedLogKeepsTheOutboxUntilThePersonDecides() throws {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
-    var daemon = try DaemonProcess(home: home).start()
+    var daemon = try DaemonUnderTest(home: home).start()
     #expect(try ConcordCLI.run(["send", "counter", "inc"], home: home).status == 0)
     #expect(daemon.terminate() == 0)
     #expect(try ConcordCLI.run(["send", "counter", "add 5"], home: home).status == 3)
@@ -147,7 +148,7 @@ import Glibc
     for suffix in ["", "-wal", "-shm", ".pub", ".checkpoint"] {
       try? FileManager.default.removeItem(at: home.appending(path: "log.sqlite" + suffix))
     }
-    daemon = try DaemonProcess(home: home).start()
+    daemon = try DaemonUnderTest(home: home).start()
     defer { _ = daemon.terminate() }
     let refused = try ConcordCLI.run(["outbox", "sync"], home: home)
     #expect(refused.status == 1)
@@ -159,7 +160,7 @@ import Glibc
   }
 
   @Test func theDaemonStartsInTheBackgroundReportsItsWindowsAndStops() throws {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let notRunning = try ConcordCLI.run(["daemon", "status"], home: home)
     #expect(notRunning.status == 3)
@@ -206,7 +207,7 @@ import Glibc
   }
 
   @Test func logTailPrintsEntriesAsTheyAreCommitted() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     let tail = try RunningCLI(["log", "tail"], home: daemon.home)
     defer { tail.stop() }
@@ -220,7 +221,7 @@ import Glibc
   }
 
   @Test func theStateAtAnySeqIsTheReplayOfTheFirstEntries() throws {
-    let daemon = try DaemonProcess(arguments: ["--snapshot-interval", "4"]).start()
+    let daemon = try DaemonUnderTest(arguments: ["--snapshot-interval", "4"]).start()
     defer { daemon.removeHome() }
     for step in 1...12 {
       let text = step % 3 == 0 ? "dec" : "add \(step)"
@@ -247,7 +248,7 @@ import Glibc
   }
 
   @Test func anExportVerifiesAndATamperedLogFailsNamingTheEntry() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     for _ in 1...5 { try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home) }
     #expect(daemon.terminate() == 0)
@@ -272,7 +273,7 @@ import Glibc
   }
 
   @Test func everyCommandsHelpHasAnExampleAndMistakesAreOneLineWithExitCode2() throws {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let commands = [
       ["attach"], ["send"], ["outbox"], ["outbox", "list"], ["outbox", "sync"], ["outbox", "drop"], ["state"], ["log"],

@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// `concord --generate-completion-script bash` prints, in a real bash.
 @Suite struct CompletionTests {
   @Test func scopesAndFlagsCompleteFromTheDaemonOrTheApp() throws {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     // No daemon: the bundled app's scopes (Workspace), a parameterized one up to its colon.
     #expect(try Self.complete("concord attach c", home: home, app: "workspace") == ["column:", "card:", "chat:"])
@@ -14,13 +15,13 @@ import Testing
     #expect(try Self.complete("concord log export --s", home: home, app: "workspace") == ["--scope"])
 
     // A daemon hosting the sample app: its scopes, whatever the client's app would say.
-    let daemon = try DaemonProcess(home: home).start()
+    let daemon = try DaemonUnderTest(home: home).start()
     defer { _ = daemon.terminate() }
     #expect(try Self.complete("concord state n", home: home, app: "workspace") == ["notes", "note:"])
     #expect(try Self.complete("concord log export --scope c", home: home, app: "workspace") == ["counter"])
 
     // The daemon of the home the command line names, whatever CONCORD_HOME says.
-    let elsewhere = DaemonProcess.makeHome()
+    let elsewhere = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: elsewhere) }
     #expect(try Self.complete("concord state --home \(home.path) n", home: elsewhere, app: "workspace") == ["notes", "note:"])
     #expect(try Self.complete("concord state --home=\(home.path) n", home: elsewhere, app: "workspace") == ["notes", "note:"])

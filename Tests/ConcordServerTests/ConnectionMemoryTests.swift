@@ -7,14 +7,14 @@ import Testing
 /// of itself in the daemon's memory.
 @Suite struct ConnectionMemoryTests {
   @Test func windowsThatCameAndWentLeaveNothingBehind() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     // Each window has a thousand messages queued at once (pings answered in one turn of the
     // loop), so a window kept after it closed would keep a queue of that size with it.
     let pings = Array(String(repeating: #"{"type":"ping"}"# + "\n", count: 1_100).utf8)
     func windowsComeAndGo() throws {
       for _ in 0..<100 {
-        let peer = try RawPeer(path: daemon.socketPath)
+        let peer = try LineSocket(path: daemon.socketPath)
         _ = try peer.hello()
         try peer.write(pings)
         var pongs = 0
@@ -39,11 +39,11 @@ import Testing
   /// queues all doubled their room at the same update (the 64th, 128th, 256th…): that update
   /// reached the last window 5–9 ms late, the slowest rounds of the fan-out benchmark.
   @Test func aWindowWrittenEveryUpdateKeepsNoRoomForThePast() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let windows = try (0..<100).map { _ in try RawPeer.window(of: daemon, attachedTo: "counter") }
+    let windows = try (0..<100).map { _ in try LineSocket.window(of: daemon, attachedTo: "counter") }
     defer { windows.forEach { $0.close() } }
-    let sender = try RawPeer.window(of: daemon, attachedTo: "counter")
+    let sender = try LineSocket.window(of: daemon, attachedTo: "counter")
     func increments(_ cseqs: ClosedRange<Int64>) throws {
       for cseq in cseqs {
         try sender.send(.send(scope: "counter", action: ["increment": [:]], client: "sender", cseq: cseq))
@@ -51,7 +51,7 @@ import Testing
         // The windows read, as windows do, so the daemon writes every update as it comes and
         // has nothing left in its queues (or in the channels) after each.
         if cseq % 10 == 0 {
-          for window in windows { while let taken = window.drain(upTo: 65_536), taken > 0 {} }
+          for window in windows { while let taken = window.discard(upTo: 65_536), taken > 0 {} }
         }
       }
     }

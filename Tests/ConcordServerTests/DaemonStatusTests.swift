@@ -1,4 +1,5 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -7,18 +8,18 @@ import Testing
   /// schema/wire-protocol.schema.json: `windows` is "how many connections have said hello" —
   /// the one asking has, and a connection still before its hello has not.
   @Test func windowsCountsEveryConnectionThatSaidHelloTheAskingOneIncluded() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer {
       _ = daemon.terminate()
       daemon.removeHome()
     }
-    let first = try RawPeer(path: daemon.socketPath)
+    let first = try LineSocket(path: daemon.socketPath)
     try first.hello()
-    let second = try RawPeer(path: daemon.socketPath)
+    let second = try LineSocket(path: daemon.socketPath)
     try second.hello()
     _ = try second.attach("counter")
-    let silent = try RawPeer(path: daemon.socketPath)
-    let asking = try RawPeer(path: daemon.socketPath)
+    let silent = try LineSocket(path: daemon.socketPath)
+    let asking = try LineSocket(path: daemon.socketPath)
     try asking.hello()
     try asking.send(.status)
     let answers = try asking.receive { if case .status = $0 { true } else { false } }

@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ import Glibc
   /// `/usr/local/bin/concordd`, where the README installs it.
   static func unitForThisBuild() throws -> String {
     try String(contentsOf: unit, encoding: .utf8)
-      .replacingOccurrences(of: "/usr/local/bin/concordd", with: DaemonProcess.binary.path)
+      .replacingOccurrences(of: "/usr/local/bin/concordd", with: DaemonUnderTest.binary.path)
   }
 
   /// The value of the unit's `KEY=` line in its `[Service]` section.
@@ -27,8 +28,8 @@ import Glibc
   /// `systemd-analyze verify --user` on `text`: what it said, and its status.
   static func verify(_ text: String) throws -> ConcordCLI.Result {
     guard let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: FileManager.default.isExecutableFile)
-    else { throw DaemonTestError("no systemd-analyze: scripts/test.sh installs systemd") }
-    let directory = DaemonProcess.makeHome()
+    else { throw DriveError("no systemd-analyze: scripts/test.sh installs systemd") }
+    let directory = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = directory.appending(path: "concordd.service")
     try Data(text.utf8).write(to: file)
@@ -44,7 +45,7 @@ import Glibc
     // The check can fail: a setting systemd does not know, or a daemon that is not there, is said.
     let misspelt = try Self.verify(try Self.unitForThisBuild().replacingOccurrences(of: "Restart=on-failure", with: "Restart=on-fail"))
     #expect(misspelt.error.contains("restart"), "\(misspelt.error)")
-    let missing = try Self.verify(try Self.unitForThisBuild().replacingOccurrences(of: DaemonProcess.binary.path, with: "/nonexistent/concordd"))
+    let missing = try Self.verify(try Self.unitForThisBuild().replacingOccurrences(of: DaemonUnderTest.binary.path, with: "/nonexistent/concordd"))
     #expect(missing.status != 0 && missing.error.contains("not executable"), "\(missing.error)")
   }
 
@@ -56,7 +57,7 @@ import Glibc
 
     // As systemd runs a user service: the account's HOME, no CONCORD_HOME and no app named, so
     // the daemon and `concord` must agree on the default home and app by themselves.
-    let account = DaemonProcess.makeHome()
+    let account = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: account) }
     var environment = ProcessInfo.processInfo.environment
     for name in ["CONCORD_HOME", "CONCORD_APP", "XDG_STATE_HOME", "CONCORD_HOST"] { environment[name] = nil }

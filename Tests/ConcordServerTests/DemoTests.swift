@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -17,7 +18,7 @@ import Glibc
     let output = home.path + "-demo.out"
     defer { try? FileManager.default.removeItem(atPath: output) }
     let environment = ProcessInfo.processInfo.environment.merging([
-      "CONCORD_HOME": home.path, "CONCORD_BIN": DaemonProcess.binary.deletingLastPathComponent().path,
+      "CONCORD_HOME": home.path, "CONCORD_BIN": DaemonUnderTest.binary.deletingLastPathComponent().path,
       "CONCORD_DEMO_TMUX": server,
     ]) { $1 }
     return try Spawn.run(
@@ -26,7 +27,7 @@ import Glibc
   }
 
   @Test func theDemoShowsFourWindowsAndWhatIsTypedInOneAppearsInTheOthers() throws {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     let server = "concord-demo-\(UUID().uuidString.prefix(8))"
     let tmux = Tmux(server: server)
     defer {

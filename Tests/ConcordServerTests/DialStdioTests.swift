@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 /// daemon that dies ends it; no daemon is exit code 3.
 @Suite(.serialized) struct DialStdioTests {
   @Test func aHalfCloseIsPassedOnAndEverythingSentIsAnswered() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.stopAndRemoveHome() }
     let input = #"{"type":"hello","protocol":1}"# + "\n" + #"{"type":"attach","scope":"counter"}"# + "\n"
       + #"{"type":"send","scope":"counter","client":"relay","cseq":1,"action":{"increment":{}}}"# + "\n" + #"{"type":"ping"}"# + "\n"
@@ -20,7 +21,7 @@ import Testing
   }
 
   @Test func aDaemonThatDiesEndsTheRelayAndNoDaemonIsExitCode3() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.stopAndRemoveHome() }
     let relay = Process()
     relay.executableURL = ConcordCLI.binary

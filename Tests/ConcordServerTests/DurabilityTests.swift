@@ -1,4 +1,5 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -11,31 +12,31 @@ import Glibc
   static func add(_ amount: Int) -> JSONValue { .object(["add": .object(["amount": .number(Double(amount))])]) }
 
   @Test func anAcknowledgedActionSurvivesKillNine() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let window = try RawPeer(path: daemon.socketPath)
+    let window = try LineSocket(path: daemon.socketPath)
     try window.hello()
     _ = try window.attach("counter")
     try window.send(.send(scope: "counter", action: Self.add(5), client: "w", cseq: 1))
     try window.receive { if case .ack(_, 1, _) = $0 { true } else { false } }
     daemon.kill9()
 
-    let restarted = try DaemonProcess(home: daemon.home).start()
-    let again = try RawPeer(path: restarted.socketPath)
+    let restarted = try DaemonUnderTest(home: daemon.home).start()
+    let again = try LineSocket(path: restarted.socketPath)
     try again.hello()
     #expect(try again.attach("counter") == .number(5))
   }
 
   @Test func aRetriedActionGetsTheOriginalAnswerAndChangesNothing() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let window = try RawPeer(path: daemon.socketPath)
+    let window = try LineSocket(path: daemon.socketPath)
     try window.hello()
     _ = try window.attach("counter")
     try window.send(.send(scope: "counter", action: Self.add(2), client: "w", cseq: 7))
     let first = try window.receive { if case .ack(_, 7, _) = $0 { true } else { false } }.last
     // The window did not see its ack (say it reconnected) and sends the same action again.
-    let retry = try RawPeer(path: daemon.socketPath)
+    let retry = try LineSocket(path: daemon.socketPath)
     try retry.hello()
     _ = try retry.attach("counter")
     try retry.send(.send(scope: "counter", action: Self.add(2), client: "w", cseq: 7))
@@ -47,13 +48,13 @@ import Glibc
   }
 
   @Test func twentyClientsKilledMidStreamLoseNoAcknowledgedAction() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     let acknowledged = Acknowledged()
     let clients = 20
     let threads = (0..<clients).map { client in
       Thread {
-        guard let peer = try? RawPeer(path: daemon.socketPath), (try? peer.hello()) != nil,
+        guard let peer = try? LineSocket(path: daemon.socketPath), (try? peer.hello()) != nil,
           (try? peer.attach("counter")) != nil
         else { return }
         for cseq in 1...10_000 {
@@ -69,7 +70,7 @@ import Glibc
     let deadline = Date().addingTimeInterval(60)
     while acknowledged.count < 300 {
       guard Date() < deadline else {
-        Issue.record("only \(acknowledged.count) acknowledgements in a minute: \(daemon.errorOutput())")
+        Issue.record("only \(acknowledged.count) acknowledgements in a minute: \(daemon.output)")
         return
       }
       usleep(10_000)
@@ -78,8 +79,8 @@ import Glibc
     usleep(200_000)
     let acked = acknowledged.count
 
-    let restarted = try DaemonProcess(home: daemon.home).start()
-    let window = try RawPeer(path: restarted.socketPath)
+    let restarted = try DaemonUnderTest(home: daemon.home).start()
+    let window = try LineSocket(path: restarted.socketPath)
     try window.hello()
     guard let counter = try window.attach("counter").int64 else { Issue.record("no counter"); return }
     // Every acknowledged action is there; actions in flight at the kill may be there too, but

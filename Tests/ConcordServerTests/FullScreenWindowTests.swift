@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -8,7 +9,7 @@ import Glibc
 /// The full-screen `concord attach`, driven for real inside tmux and read off its screen.
 @Suite(.serialized) struct FullScreenWindowTests {
   @Test func theWindowFollowsTheDaemonGoesOfflineAndConverges() throws {
-    var daemon = try DaemonProcess().start()
+    var daemon = try DaemonUnderTest().start()
     let home = daemon.home
     defer {
       _ = daemon.terminate()
@@ -39,7 +40,7 @@ import Glibc
     try tmux.waitForScreen(containing: "Count: 15", "OFFLINE", "1 waiting")
 
     // The daemon is back: the window reconnects, sends the queue, and shows the daemon's state.
-    daemon = try DaemonProcess(home: home).start()
+    daemon = try DaemonUnderTest(home: home).start()
     try tmux.waitForScreen(containing: "Count: 15", "connected", "0 waiting", timeout: 20)
     let state = try ConcordCLI.run(["state", "counter"], home: home)
     #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "15")
@@ -103,7 +104,7 @@ struct Tmux {
       if !screen(of: "w").contains(needle) { return }
       usleep(50_000)
     }
-    throw DaemonTestError("w still shows \(needle):\n\(screen(of: "w"))")
+    throw DriveError("w still shows \(needle):\n\(screen(of: "w"))")
   }
 
   func waitForScreen(containing needles: String..., timeout: Double = 10) throws {
@@ -117,7 +118,7 @@ struct Tmux {
       if needles.allSatisfy(text.contains) { return }
       usleep(50_000)
     }
-    throw DaemonTestError("\(target) never showed \(needles):\n\(screen(of: target))")
+    throw DriveError("\(target) never showed \(needles):\n\(screen(of: target))")
   }
 
   func waitUntilExited() throws {

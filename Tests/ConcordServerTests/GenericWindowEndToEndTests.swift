@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -6,14 +7,14 @@ import Testing
 /// typed as JSON is taken, one typed while the daemon is stopped shows pending (◌) and queued,
 /// and once the program's daemon is started again the queue replays and the mark goes.
 @Suite(.serialized) struct GenericWindowEndToEndTests {
-  static var binary: URL { DaemonProcess.binary.deletingLastPathComponent().appending(path: "generic-sample") }
+  static var binary: URL { DaemonUnderTest.binary.deletingLastPathComponent().appending(path: "generic-sample") }
 
   static func run(_ arguments: [String], home: URL) throws -> ConcordCLI.Result {
     try ConcordCLI.runProgram(binary, arguments, environment: ProcessInfo.processInfo.environment.merging(["CONCORD_HOME": home.path]) { $1 })
   }
 
   @Test func theSampleAppWithoutItsLookShowsOutlinesTakesJSONAndReplaysOffline() throws {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer {
       _ = try? Self.run(["daemon", "stop"], home: home)
       try? FileManager.default.removeItem(at: home)

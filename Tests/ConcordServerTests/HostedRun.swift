@@ -3,6 +3,7 @@ import ConcordLog
 import ConcordPlatform
 import ConcordReplay
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Logging
 import Testing
@@ -71,7 +72,7 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
     self.app = app
     self.snapshotInterval = snapshotInterval
     self.label = label
-    home = DaemonProcess.makeHome()
+    home = DaemonUnderTest.makeHome()
     log = try ActionLog.open(at: ConcordHome(home).log, key: .file(ConcordHome(home).key))
     var logger = Logger(label: "hosted-run")
     logger.logLevel = .warning

@@ -1,17 +1,18 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
 /// Bad input gets an error or a clean close, and everyone else is served unharmed (invariant 8).
 @Suite(.serialized) struct HostileInputTests {
   @Test func badInputIsAnsweredAndAWellBehavedWindowKeepsItsUpdates() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let bystander = try RawPeer(path: daemon.socketPath)
+    let bystander = try LineSocket(path: daemon.socketPath)
     try bystander.hello()
     var counter = try bystander.attach("counter")
     var next: Int64 = 1
-    let actor = try RawPeer(path: daemon.socketPath)
+    let actor = try LineSocket(path: daemon.socketPath)
     try actor.hello()
     _ = try actor.attach("counter")
     /// After each attack, an action from a good window still reaches the bystander.
@@ -23,19 +24,19 @@ import Testing
       #expect(counter == .number(Double(next - 1)))
     }
 
-    func expectError(_ peer: RawPeer, _ code: ServerMessage.ErrorCode) throws {
+    func expectError(_ peer: LineSocket, _ code: ServerMessage.ErrorCode) throws {
       let seen = try peer.receive { if case .error = $0 { true } else { false } }
       guard case let .error(got, message, _)? = seen.last else { return }
       #expect(got == code, "\(message)")
     }
 
     // Before hello, nothing else is taken.
-    let rude = try RawPeer(path: daemon.socketPath)
+    let rude = try LineSocket(path: daemon.socketPath)
     try rude.send(.attach(scope: "counter", since: nil))
     try expectError(rude, .handshake)
     try stillServed()
 
-    let peer = try RawPeer(path: daemon.socketPath)
+    let peer = try LineSocket(path: daemon.socketPath)
     try peer.hello()
     for (line, code) in [
       ("this is not json\n", ServerMessage.ErrorCode.badMessage),
@@ -58,7 +59,7 @@ import Testing
     try stillServed()
 
     // A line over 1 MiB is refused as soon as it is too long, and the connection closed.
-    let flooder = try RawPeer(path: daemon.socketPath)
+    let flooder = try LineSocket(path: daemon.socketPath)
     try flooder.hello()
     try? flooder.write([UInt8](repeating: UInt8(ascii: "a"), count: WireLimits.maximumMessageBytes + 10))
     try expectError(flooder, .tooLong)
@@ -66,21 +67,21 @@ import Testing
     try stillServed()
 
     // Half a line, then gone.
-    let quitter = try RawPeer(path: daemon.socketPath)
+    let quitter = try LineSocket(path: daemon.socketPath)
     try quitter.hello()
     try quitter.write(#"{"type":"send","scope":"coun"#)
     quitter.close()
     try stillServed()
 
     // 500 connections opened and dropped.
-    for _ in 0..<500 { try RawPeer(path: daemon.socketPath).close() }
+    for _ in 0..<500 { try LineSocket(path: daemon.socketPath).close() }
     try stillServed()
   }
 
   @Test func aSumPastTheEndOfIntIsRefusedNotACrash() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let peer = try RawPeer(path: daemon.socketPath)
+    let peer = try LineSocket(path: daemon.socketPath)
     try peer.hello()
     _ = try peer.attach("counter")
     let huge: JSONValue = .object(["add": .object(["amount": .integer(4_611_686_018_427_387_904)])])  // 2^62
@@ -93,14 +94,14 @@ import Testing
     // The daemon is still there, and the refusal changed nothing.
     try peer.send(.send(scope: "counter", action: .object(["decrement": .object([:])]), client: "big", cseq: 3))
     try peer.receive { if case .ack(_, 3, _) = $0 { true } else { false } }
-    let reader = try RawPeer(path: daemon.socketPath)
+    let reader = try LineSocket(path: daemon.socketPath)
     try reader.hello()
     // 2^62 and one decrement, exactly: not the refused sum.
     #expect(try reader.attach("counter") == .integer((1 << 62) - 1))
   }
 
   @Test func aWindowThatStopsReadingDoesNotSlowTheOthers() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     // A big state that changes often: the stuck window never reads it.
     let (stuck, writer) = try notesWindows(daemon)
@@ -115,7 +116,7 @@ import Testing
   }
 
   @Test func aWindowThatTalksButNeverReadsIsDroppedAsStuck() throws {
-    let daemon = try DaemonProcess(arguments: ["--ping-interval", "1"]).start()
+    let daemon = try DaemonUnderTest(arguments: ["--ping-interval", "1"]).start()
     defer { daemon.removeHome() }
     // It keeps sending (so it is never quiet enough to be pinged) and never reads, while its
     // scope changes all the time: the daemon must still find it stuck and let it go.
@@ -137,7 +138,7 @@ import Testing
   }
 
   @Test func aWindowThatReadsSlowlyButKeepsReadingIsNotDroppedAsStuck() throws {
-    let daemon = try DaemonProcess(arguments: ["--ping-interval", "1"]).start()
+    let daemon = try DaemonUnderTest(arguments: ["--ping-interval", "1"]).start()
     defer { daemon.removeHome() }
     // At every change it reads less than the change brings: the daemon keeps finding its socket
     // full, but each time the window takes bytes the clock of the stuck rule starts again, so it
@@ -153,7 +154,7 @@ import Testing
       looks += 1
       try churnNote(looks, text, keeping: 40, by: writer)
       // It talks at every change, so it is never pinged: only the stuck rule could drop it.
-      guard (try? slow.send(.ping)) != nil, let bytes = slow.drain(upTo: 16_384) else {
+      guard (try? slow.send(.ping)) != nil, let bytes = slow.discard(upTo: 16_384) else {
         Issue.record("a window reading \(taken) bytes in \(Date().timeIntervalSince(started)) s was dropped as stuck")
         return
       }
@@ -166,13 +167,13 @@ import Testing
   }
 
   /// Two windows attached to `notes`: the one the test is about, and one that writes.
-  private func notesWindows(_ daemon: DaemonProcess) throws -> (watched: RawPeer, writer: RawPeer) {
-    (try RawPeer.window(of: daemon, attachedTo: "notes"), try RawPeer.window(of: daemon, attachedTo: "notes"))
+  private func notesWindows(_ daemon: DaemonUnderTest) throws -> (watched: LineSocket, writer: LineSocket) {
+    (try LineSocket.window(of: daemon, attachedTo: "notes"), try LineSocket.window(of: daemon, attachedTo: "notes"))
   }
 
   /// Adds note `step` and, once there are `keeping`, removes the oldest: the notes stay large
   /// (the state is bounded by a line, 1 MiB) and change at every step.
-  private func churnNote(_ step: Int64, _ text: String, keeping: Int64, by writer: RawPeer) throws {
+  private func churnNote(_ step: Int64, _ text: String, keeping: Int64, by writer: LineSocket) throws {
     try addNote(2 * step - 1, text, by: writer)
     guard step > keeping else { return }
     // Notes are numbered in the order they were added: one per step.
@@ -182,7 +183,7 @@ import Testing
   }
 
   /// Adds note `cseq` (`text` after its number) and waits for the daemon's answer.
-  private func addNote(_ cseq: Int64, _ text: String, by writer: RawPeer) throws {
+  private func addNote(_ cseq: Int64, _ text: String, by writer: LineSocket) throws {
     try writer.send(.send(scope: "notes", action: .object(["add": .object(["text": .string("\(cseq) \(text)")])]), client: "writer", cseq: cseq))
     try writer.receive { if case .ack(_, cseq, _) = $0 { true } else { false } }
   }

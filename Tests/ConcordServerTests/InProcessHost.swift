@@ -3,6 +3,7 @@ import ConcordLog
 import ConcordPlatform
 import ConcordReplay
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Logging
 
@@ -26,7 +27,7 @@ struct InProcessHost<State: Codable & Sendable, Action: Codable & Sendable> {
   init(app: HostedApp<State, Action>, logOptions: ActionLog.Options = .init(), logger: Logger = Logger(label: "t")) throws {
     self.app = app
     self.logger = logger
-    home = DaemonProcess.makeHome()
+    home = DaemonUnderTest.makeHome()
     log = try ActionLog.open(at: ConcordHome(home).log, key: .file(ConcordHome(home).key), options: logOptions)
   }
 

@@ -1,4 +1,5 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -9,52 +10,52 @@ import Glibc
 /// One daemon per home, stale sockets recovered, clean shutdown, strangers refused.
 @Suite(.serialized) struct LifecycleTests {
   @Test func aSecondDaemonOnTheSameHomeRefusesToStart() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let second = DaemonProcess(home: daemon.home)
+    let second = try DaemonUnderTest(home: daemon.home)
     try second.process.run()
     second.process.waitUntilExit()
     #expect(second.process.terminationStatus == 1)
-    #expect(second.errorOutput().contains("already running (pid \(daemon.process.processIdentifier))"))
+    #expect(second.output.contains("already running (pid \(daemon.process.processIdentifier))"))
     // The first one is unharmed.
-    let window = try RawPeer(path: daemon.socketPath)
+    let window = try LineSocket(path: daemon.socketPath)
     try window.hello()
   }
 
   /// Only a socket is replaced: a file of the person's own at the socket's path is left alone,
   /// and the daemon says why it does not start.
   @Test func aFileThatIsNotASocketAtTheSocketsPathIsLeftAlone() throws {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
-    let daemon = DaemonProcess(home: home)
+    let daemon = try DaemonUnderTest(home: home)
     try Data("notes".utf8).write(to: URL(filePath: daemon.socketPath))
     try daemon.process.run()
     daemon.process.waitUntilExit()
     #expect(daemon.process.terminationStatus == 1)
-    #expect(daemon.errorOutput().contains("\(daemon.socketPath) exists and is not a socket"), "\(daemon.errorOutput())")
+    #expect(daemon.output.contains("\(daemon.socketPath) exists and is not a socket"), "\(daemon.output)")
     #expect(try String(contentsOfFile: daemon.socketPath, encoding: .utf8) == "notes")
   }
 
   @Test func aStaleSocketFromACrashIsReplaced() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     daemon.kill9()
     #expect(FileManager.default.fileExists(atPath: daemon.socketPath))
-    let restarted = try DaemonProcess(home: daemon.home).start()
+    let restarted = try DaemonUnderTest(home: daemon.home).start()
     // It serves, and its own start is logged: once that entry is committed (on a loaded machine
     // a moment after the socket opens), a window is welcomed at seq 1 or later.
     var seq: Int64 = 0
     for _ in 0..<100 where seq < 1 {
-      seq = try RawPeer(path: restarted.socketPath).hello().seq
+      seq = try LineSocket(path: restarted.socketPath).hello().seq
       if seq < 1 { usleep(50_000) }
     }
     #expect(seq >= 1)
   }
 
   @Test func sigtermStopsCleanlyWithACheckpointAndNoSocket() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let window = try RawPeer(path: daemon.socketPath)
+    let window = try LineSocket(path: daemon.socketPath)
     try window.hello()
     _ = try window.attach("counter")
     try window.send(.send(scope: "counter", action: .object(["increment": .object([:])]), client: "w", cseq: 1))
@@ -68,22 +69,22 @@ import Glibc
   }
 
   @Test func aWrongKeyStopsTheStartWithAClearReason() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     #expect(daemon.terminate() == 0)
     let key = daemon.home.appending(path: "key")
     try Data((0..<32).map { _ in UInt8.random(in: 0...255) }).write(to: key)
     chmod(key.path, 0o600)
-    let again = DaemonProcess(home: daemon.home)
+    let again = try DaemonUnderTest(home: daemon.home)
     try again.process.run()
     again.process.waitUntilExit()
     #expect(again.process.terminationStatus == 1)
-    #expect(again.errorOutput().contains("wrong key for log \(daemon.home.appending(path: "log.sqlite").path)"))
+    #expect(again.output.contains("wrong key for log \(daemon.home.appending(path: "log.sqlite").path)"))
     #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
   }
 
   @Test func theSocketAndHomeAreClosedToOthers() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     let socket = try FileManager.default.attributesOfItem(atPath: daemon.socketPath)
     #expect((socket[.posixPermissions] as? Int) == 0o600)
@@ -94,7 +95,7 @@ import Glibc
   @Test func anotherAccountIsRefused() throws {
     // Needs root to become `nobody`; elsewhere there is no other account to try with.
     guard getuid() == 0, let nobody = getpwnam("nobody") else { return }
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     // The socket is 0600, so open it for the test: the peer check must hold on its own.
     chmod(daemon.home.path, 0o711)

@@ -1,4 +1,5 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -15,9 +16,9 @@ import Testing
   }
 
   @Test func aLineOfOneMebibyteIsTakenWithItsCRLFAndOneByteMoreIsNot() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let peer = try RawPeer(path: daemon.socketPath)
+    let peer = try LineSocket(path: daemon.socketPath)
     try peer.hello()
     try peer.write(Self.ping(bytes: Self.limit) + "\r\n")
     #expect(try peer.receive() == .pong)
@@ -32,10 +33,10 @@ import Testing
   /// and a window attaching afresh never read a line over the limit, and a restart boots the
   /// log with its refusals.
   @Test func noStateTheDaemonHoldsMakesALineOverTheLimit() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let watcher = try RawPeer.window(of: daemon, attachedTo: "notes")
-    let writer = try RawPeer.window(of: daemon, attachedTo: "notes")
+    let watcher = try LineSocket.window(of: daemon, attachedTo: "notes")
+    let writer = try LineSocket.window(of: daemon, attachedTo: "notes")
     var random = SystemRandomNumberGenerator()
     var refusal: String?
     var cseq: Int64 = 0
@@ -55,7 +56,7 @@ import Testing
       #expect(line.utf8.count <= Self.limit)
       if line == #"{"type":"pong"}"# { break }
     }
-    let fresh = try RawPeer(path: daemon.socketPath)
+    let fresh = try LineSocket(path: daemon.socketPath)
     try fresh.hello()
     try fresh.write(#"{"type":"attach","scope":"notes"}"# + "\n")
     let snapshot = try #require(try fresh.readLine())
@@ -63,8 +64,8 @@ import Testing
     #expect(snapshot.contains(#""type":"snapshot""#))
     #expect(daemon.terminate() == 0)
 
-    let restarted = try DaemonProcess(home: daemon.home).start()
-    let again = try RawPeer(path: restarted.socketPath)
+    let restarted = try DaemonUnderTest(home: daemon.home).start()
+    let again = try LineSocket(path: restarted.socketPath)
     try again.hello()
     try again.write(#"{"type":"attach","scope":"notes"}"# + "\n")
     // The same notes (the seq moved on: the restart logs its own entries).
@@ -83,9 +84,9 @@ import Testing
   /// Workspace bounds what a person can put on a card, and a refusal that quotes what was sent
   /// is cut, so neither a board nor a reason outgrows a line.
   @Test func workspaceRefusesTextsThatWouldOutgrowALineInWords() throws {
-    let daemon = try DaemonProcess(app: "workspace").start()
+    let daemon = try DaemonUnderTest(app: "workspace").start()
     defer { daemon.removeHome() }
-    let peer = try RawPeer(path: daemon.socketPath)
+    let peer = try LineSocket(path: daemon.socketPath)
     try peer.hello()
     _ = try peer.attach("board")
     var cseq: Int64 = 0
@@ -123,9 +124,9 @@ import Testing
   /// A line is at most 1 MiB, but some text grows in NFC (U+1D160 becomes three characters, 12
   /// bytes): what one line puts in the log stays within a line all the same.
   @Test func textThatGrowsInNFCIsRefusedBeforeItIsLogged() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let peer = try RawPeer(path: daemon.socketPath)
+    let peer = try LineSocket(path: daemon.socketPath)
     try peer.hello()
     _ = try peer.attach("notes")
     let notes = String(repeating: "\u{1D160}", count: 250_000)

@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 
 /// The attacker who edits the home: SQL run on the log's database by python3's sqlite3, outside
@@ -21,7 +22,7 @@ enum LogTamper {
     try process.run()
     let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw DaemonTestError("the tampering failed: \(said)") }
+    guard process.terminationStatus == 0 else { throw DriveError("the tampering failed: \(said)") }
   }
 
   /// SQL that changes the first byte of entry `seq`'s ciphertext: to 0x01 if it was 0x00, else

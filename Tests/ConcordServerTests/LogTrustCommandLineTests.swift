@@ -2,6 +2,7 @@ import ConcordClient
 import ConcordLog
 import ConcordPlatform
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// is gone, a scoped export that still verifies, and nothing readable left behind.
 @Suite struct LogTrustCommandLineTests {
   @Test func theDaemonWritesEachCheckpointToItsOwnLogOutput() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     for _ in 1...3 { try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home) }
     #expect(daemon.terminate() == 0)
@@ -23,14 +24,14 @@ import Testing
     let seq = try #require(newest["seq"] as? Int)
     let head = try #require(newest["head"] as? String)
     #expect(seq == 4)  // the boot entry, and the three sends' actions
-    let output = daemon.errorOutput()
+    let output = daemon.output
     #expect(output.contains("checkpoint seq=\(seq) head=\(head)"), "\(output)")
     // The new log's own checkpoint, of no entries yet, was written out too.
     #expect(output.contains("checkpoint seq=0 head="), "\(output)")
   }
 
   @Test func verifyFailsWithoutTheCheckpointFileUnlessToldToDoWithout() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     for _ in 1...3 { try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home) }
     #expect(daemon.terminate() == 0)
@@ -49,11 +50,11 @@ import Testing
   /// looks as it once did, and no check of it alone can tell. The daemon's checkpoint line,
   /// kept outside the home, can.
   @Test func aRollbackOfTheWholeHomeIsCaughtWithTheDaemonsCheckpointLine() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     for _ in 1...3 { try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home) }
     #expect(daemon.terminate() == 0)
-    let journal = try #require(daemon.errorOutput().split(separator: "\n").last { $0.contains("checkpoint seq=4 ") })
+    let journal = try #require(daemon.output.split(separator: "\n").last { $0.contains("checkpoint seq=4 ") })
 
     try LogTamper.run("DELETE FROM entries WHERE seq > 2", on: daemon.home)
     try LogTamper.run("DELETE FROM checkpoints WHERE seq > 2", on: daemon.home)
@@ -72,7 +73,7 @@ import Testing
   }
 
   @Test func aScopedExportDisclosesOneScopeAndStillVerifies() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home)
     try ConcordCLI.run(["send", "notes", #"{"add":{"text":"a secret note"}}"#], home: daemon.home)
@@ -93,7 +94,7 @@ import Testing
   }
 
   @Test func aFailedExportLeavesNoPartialFileBehind() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     for _ in 1...3 { try ConcordCLI.run(["send", "counter", "inc"], home: daemon.home) }
     #expect(daemon.terminate() == 0)
@@ -109,7 +110,7 @@ import Testing
   @Test func theOutboxWALAndSharedMemoryFilesAreMode0600UnderUmask022() throws {
     let previous = umask(0o022)
     defer { umask(previous) }
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     let outbox = try Outbox.open(home: ConcordHome(home))
     try outbox.enqueue(scope: "counter", action: .object(["increment": .object([:])]))

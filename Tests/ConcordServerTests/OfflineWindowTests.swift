@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -38,7 +39,7 @@ import Testing
     // The same label again, from the other window: the daemon takes the first and refuses this.
     try second.type("label 1 urgent")
 
-    daemon = try DaemonProcess(home: home, app: "workspace").start()
+    daemon = try DaemonUnderTest(home: home, app: "workspace").start()
     for window in [board, second] {
       try window.waitForScreen(containing: "#3 Offline card", "connected", "0 waiting", timeout: 20)
       try window.waitForScreen(without: "◌ #")

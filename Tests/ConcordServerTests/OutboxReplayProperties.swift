@@ -2,6 +2,7 @@ import ConcordClient
 import ConcordLog
 import ConcordPlatform
 import ConcordWire
+import DaemonDriving
 import Foundation
 import PropertyRandom
 import SampleApp
@@ -71,7 +72,7 @@ import Glibc
     var resent = 0
     for seed in PropertyRandom.seeds(from: 0x0B07_0000, count: 10) {
       var random = PropertyRandom(seed: seed)
-      let home = DaemonProcess.makeHome()
+      let home = DaemonUnderTest.makeHome()
       defer { try? FileManager.default.removeItem(at: home) }
 
       // Offline: the daemon is not running; every action waits in the outbox.
@@ -83,7 +84,7 @@ import Glibc
       let meaning = Dictionary(uniqueKeysWithValues: zip(cseqs, done))
       queuedActions += done.count
 
-      var daemon = try DaemonProcess(home: home).start()
+      var daemon = try DaemonUnderTest(home: home).start()
       var plan: [String] = []
       /// Every outcome each cseq was given, by every sync and every raw send.
       var outcomes: [Int64: [Answered]] = [:]
@@ -151,9 +152,9 @@ import Glibc
   /// what it was done to. The replay must report what the daemon did — applied — not that the
   /// scope names nothing now.
   @Test func aRetryWhoseScopeWasRemovedMeanwhileGetsTheOriginalAnswer() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let other = try RawPeer(path: daemon.socketPath)
+    let other = try LineSocket(path: daemon.socketPath)
     try other.hello()
     _ = try other.attach("notes")
     try other.send(.send(scope: "notes", action: ["add": ["text": "milk"]], client: "other", cseq: 1))
@@ -200,7 +201,7 @@ import Glibc
 
   /// One sync of the outbox over a new connection, cut short as `interruption` says.
   static func sync(
-    _ outbox: Outbox, daemon: inout DaemonProcess, _ interruption: Interruption,
+    _ outbox: Outbox, daemon: inout DaemonUnderTest, _ interruption: Interruption,
     outcomes: inout [Int64: [Answered]]
   ) throws {
     let connection = try ClientConnection(socket: ConcordHome(daemon.home).socket, presence: false)
@@ -242,7 +243,7 @@ import Glibc
       // The interruption, as the client sees it: the sync stops, and is run again later.
       if case .none = interruption { throw ClientError.closed }
     }
-    if killed { daemon = try DaemonProcess(home: daemon.home).start() }
+    if killed { daemon = try DaemonUnderTest(home: daemon.home).start() }
   }
 
   /// Sends a queued action as the outbox would (attaching its scope first), without crossing it

@@ -1,6 +1,7 @@
 import ConcordLog
 import ConcordPlatform
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 /// again over one connection (as a window does with every action) is not a rollback.
 @Suite(.serialized) struct OutboxSyncConnectionTests {
   @Test func manySyncsOverOneConnectionSendEveryAction() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     let outbox = try Outbox.open(home: ConcordHome(daemon.home))
     let connection = try ClientConnection(socket: ConcordHome(daemon.home).socket, presence: false)
@@ -30,7 +31,7 @@ import Testing
   /// is answered with N+1 and witnesses it. The log did not go back: what the home had witnessed
   /// before the connection is what the welcome answers.
   @Test func anEntryWitnessedByAnotherWindowAfterTheWelcomeIsNoRollback() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     let home = ConcordHome(daemon.home)
     let outbox = try Outbox.open(home: home)

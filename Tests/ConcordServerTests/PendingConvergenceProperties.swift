@@ -3,6 +3,7 @@ import ConcordClient
 import ConcordLog
 import ConcordPlatform
 import ConcordWire
+import DaemonDriving
 import Foundation
 import PropertyRandom
 import Testing
@@ -27,7 +28,7 @@ import WorkspaceWindows
     for seed in PropertyRandom.seeds(from: 0x0FF_11E, count: 4) {
       print("pending convergence case, seed \(seed)")
       var random = PropertyRandom(seed: seed)
-      var daemon: DaemonProcess? = try DaemonProcess(app: "workspace").start()
+      var daemon: DaemonUnderTest? = try DaemonUnderTest(app: "workspace").start()
       let directory = daemon!.home
       defer {
         _ = daemon?.terminate()
@@ -56,7 +57,7 @@ import WorkspaceWindows
           _ = daemon!.terminate()
           daemon = nil
         case 8..<16 where daemon == nil:
-          daemon = try DaemonProcess(home: directory, app: "workspace").start()
+          daemon = try DaemonUnderTest(home: directory, app: "workspace").start()
         case 16..<22:
           // A window closes and another opens on its scope: offline, it shows what waits.
           let index = random.int(0...windows.count - 1)
@@ -78,7 +79,7 @@ import WorkspaceWindows
         try pump()
       }
 
-      if daemon == nil { daemon = try DaemonProcess(home: directory, app: "workspace").start() }
+      if daemon == nil { daemon = try DaemonUnderTest(home: directory, app: "workspace").start() }
       // Everything answered: the windows show what the daemon's log holds.
       let deadline = Date().addingTimeInterval(30)
       var mismatch: String?

@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 
 /// A Python program beside this file, run against the real binaries: the independent peers
@@ -8,7 +9,7 @@ enum PythonPeer {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appending(path: script)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", path.path, "--concordd", DaemonProcess.binary.path, "--concord", ConcordCLI.binary.path]
+    process.arguments = ["python3", path.path, "--concordd", DaemonUnderTest.binary.path, "--concord", ConcordCLI.binary.path]
     let output = Pipe()
     process.standardOutput = output
     process.standardError = output

@@ -1,4 +1,5 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -8,22 +9,22 @@ import Testing
   /// removed while it was away, as a column renamed) is told so as a window that watched it was:
   /// its state is null, and it stays attached. Asked for afresh, the scope names nothing.
   @Test func aWindowBackOnAScopeThatIsGoneIsSentNullAndStaysAttached() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let writer = try RawPeer.window(of: daemon, attachedTo: "notes")
+    let writer = try LineSocket.window(of: daemon, attachedTo: "notes")
     try writer.send(.send(scope: "notes", action: ["add": ["text": "milk"]], client: "writer", cseq: 1))
     try writer.receive { if case .ack(_, 1, _) = $0 { true } else { false } }
 
-    var reader: RawPeer? = try RawPeer(path: daemon.socketPath)
+    var reader: LineSocket? = try LineSocket(path: daemon.socketPath)
     let welcome = try reader!.hello()
     try reader!.send(.attach(scope: "note:1", since: nil))
-    guard case let .snapshot("note:1", seenSeq, seenState, _)? = try reader!.receive() else { throw DaemonTestError("no snapshot") }
+    guard case let .snapshot("note:1", seenSeq, seenState, _)? = try reader!.receive() else { throw DriveError("no snapshot") }
     reader = nil
 
     try writer.send(.send(scope: "notes", action: ["remove": ["id": 1]], client: "writer", cseq: 2))
     try writer.receive { if case .ack(_, 2, _) = $0 { true } else { false } }
 
-    let back = try RawPeer(path: daemon.socketPath)
+    let back = try LineSocket(path: daemon.socketPath)
     try back.hello()
     try back.send(.attach(scope: "note:1", since: LogPosition(logID: welcome.logID, seq: seenSeq)))
     // Its state, whole or as the change from the one it had, is null.
@@ -40,16 +41,16 @@ import Testing
     try back.send(.detach(scope: "note:1"))
     #expect(try back.receive() == .detached(scope: "note:1"))
 
-    let fresh = try RawPeer(path: daemon.socketPath)
+    let fresh = try LineSocket(path: daemon.socketPath)
     try fresh.hello()
     try fresh.send(.attach(scope: "note:1", since: nil))
-    guard case .error(.unknownScope, _, nil)? = try fresh.receive() else { throw DaemonTestError("a fresh attach should name nothing") }
+    guard case .error(.unknownScope, _, nil)? = try fresh.receive() else { throw DriveError("a fresh attach should name nothing") }
   }
 
   @Test func aWindowThatReconnectsGetsTheChangesSinceItsSeqNotTheWholeState() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let writer = try RawPeer(path: daemon.socketPath)
+    let writer = try LineSocket(path: daemon.socketPath)
     try writer.hello()
     _ = try writer.attach("notes")
     for (cseq, text) in ["milk", "eggs"].enumerated() {
@@ -58,10 +59,10 @@ import Testing
     }
 
     // The reader sees two notes at some seq, then goes away.
-    var reader: RawPeer? = try RawPeer(path: daemon.socketPath)
+    var reader: LineSocket? = try LineSocket(path: daemon.socketPath)
     let welcome = try reader!.hello()
     try reader!.send(.attach(scope: "notes", since: nil))
-    guard case let .snapshot(_, seenSeq, seenState, _)? = try reader!.receive() else { throw DaemonTestError("no snapshot") }
+    guard case let .snapshot(_, seenSeq, seenState, _)? = try reader!.receive() else { throw DriveError("no snapshot") }
     #expect(seenState.arrayCount == 2)
     reader = nil
 
@@ -73,11 +74,11 @@ import Testing
     try writer.receive { if case .ack(_, 3, _) = $0 { true } else { false } }
 
     // Back, saying where it was: it is sent the diff, which brings its state up to date.
-    let back = try RawPeer(path: daemon.socketPath)
+    let back = try LineSocket(path: daemon.socketPath)
     try back.hello()
     try back.send(.attach(scope: "notes", since: LogPosition(logID: welcome.logID, seq: seenSeq)))
     guard case let .update("notes", seq, .diff(diff))? = try back.receive() else {
-      throw DaemonTestError("expected an update with a diff")
+      throw DriveError("expected an update with a diff")
     }
     #expect(seq > seenSeq)
     let state = try diff.apply(to: seenState)
@@ -85,28 +86,28 @@ import Testing
     #expect(state.arrayElement(0)?["text"] == "bread")
 
     // Nothing changed since: an empty diff says it is up to date.
-    let again = try RawPeer(path: daemon.socketPath)
+    let again = try LineSocket(path: daemon.socketPath)
     try again.hello()
     try again.send(.attach(scope: "notes", since: LogPosition(logID: welcome.logID, seq: seq)))
     #expect(try again.receive() == .update(scope: "notes", seq: seq, change: .diff(StateDiff())))
 
     // A window from another log's history is told so, with the whole state.
-    let stranger = try RawPeer(path: daemon.socketPath)
+    let stranger = try LineSocket(path: daemon.socketPath)
     try stranger.hello()
     try stranger.send(.attach(scope: "notes", since: LogPosition(logID: "another-log", seq: seenSeq)))
-    guard case let .snapshot(_, _, whole, replaced)? = try stranger.receive() else { throw DaemonTestError("no snapshot") }
+    guard case let .snapshot(_, _, whole, replaced)? = try stranger.receive() else { throw DriveError("no snapshot") }
     #expect(replaced)
     #expect(whole == state)
 
     // A seq the daemon has no state for (from before it watched the scope) gets a snapshot.
     try again.send(.attach(scope: "counter", since: LogPosition(logID: welcome.logID, seq: 1)))
-    guard case .snapshot("counter", _, _, false)? = try again.receive() else { throw DaemonTestError("no snapshot") }
+    guard case .snapshot("counter", _, _, false)? = try again.receive() else { throw DriveError("no snapshot") }
   }
 
   /// A script's window keeps what it was given while the daemon is away, sends it once the
   /// daemon is back, and ends when its input does.
   @Test func aJSONWindowThatLostTheDaemonSendsItsQueueAndEndsWithItsInput() throws {
-    var daemon = try DaemonProcess().start()
+    var daemon = try DaemonUnderTest().start()
     let home = daemon.home
     defer {
       _ = daemon.terminate()
@@ -118,7 +119,7 @@ import Testing
     try window.readLine(containing: #""connected":false"#)
     window.send("inc")
     try window.readLine(containing: #""type":"queued""#)
-    daemon = try DaemonProcess(home: home).start()
+    daemon = try DaemonUnderTest(home: home).start()
     try window.readLine(containing: #""type":"replayed""#, #""outcome":"applied"#, timeout: 20)
     try window.closeInput()
     while try window.readLine(timeout: 10) != nil {}
@@ -131,10 +132,10 @@ import Testing
   /// Replaying a queue attaches the scopes its actions were sent to; once they are answered
   /// the window lets them go, and watches (and shows in presence) its own scope alone.
   @Test func aWindowLetsGoOfTheScopesOnlyItsQueueNeeded() throws {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     let queued = try ConcordCLI.run(["send", "notes", #"{"add":{"text":"written offline"}}"#], home: home)
     #expect(queued.status == 3)
-    let daemon = try DaemonProcess(home: home).start()
+    let daemon = try DaemonUnderTest(home: home).start()
     defer {
       _ = daemon.terminate()
       daemon.removeHome()
@@ -142,7 +143,7 @@ import Testing
     let window = try RunningCLI(["attach", "counter", "--json"], home: home)
     defer { window.stop() }
     try window.readLine(containing: #""type":"replayed""#, #""outcome":"applied"#, timeout: 20)
-    let watcher = try RawPeer(path: daemon.socketPath)
+    let watcher = try LineSocket(path: daemon.socketPath)
     try watcher.hello()
     var presence = try watcher.attach("presence")
     let deadline = Date().addingTimeInterval(5)
@@ -163,11 +164,11 @@ import Testing
   }
 
   @Test func aQuietWindowIsPingedAndOneThatDoesNotAnswerIsLetGo() throws {
-    let daemon = try DaemonProcess(arguments: ["--ping-interval", "1"]).start()
+    let daemon = try DaemonUnderTest(arguments: ["--ping-interval", "1"]).start()
     defer { daemon.removeHome() }
-    let silent = try RawPeer(path: daemon.socketPath)
+    let silent = try LineSocket(path: daemon.socketPath)
     try silent.hello()
-    let polite = try RawPeer(path: daemon.socketPath)
+    let polite = try LineSocket(path: daemon.socketPath)
     try polite.hello()
 
     #expect(try silent.receive(timeout: 5) == .ping)

@@ -1,6 +1,7 @@
 import ConcordClient
 import ConcordPlatform
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Synchronization
 import Testing
@@ -14,7 +15,7 @@ import Glibc
 /// and counts how often it was started; the daemon is a real one.
 @Suite(.serialized) struct RelayTests {
   @Test func commandsAndWindowsToOneServerShareOneSSH() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.stopAndRemoveHome() }
     let laptop = try StandInSSH()
     defer { laptop.remove() }
@@ -40,7 +41,7 @@ import Glibc
   /// A window that sends without reading (its answers pile up in the relay, which pauses it)
   /// holds up no other window on the same ssh.
   @Test func aWindowThatStopsReadingHoldsUpNoOther() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.stopAndRemoveHome() }
     let laptop = try StandInSSH()
     defer { laptop.remove() }
@@ -82,7 +83,7 @@ extension RelayTests {
   /// A server whose `concord` has no relay end, or whose shell prints a greeting on standard
   /// output before the command, gives a line that says so instead of "cannot be reached".
   @Test func aServerThatCannotCarryTheRelaySaysWhy() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.stopAndRemoveHome() }
     let laptop = try StandInSSH()
     defer { laptop.remove() }
@@ -104,7 +105,7 @@ extension RelayTests {
   /// A directory for the relay's socket that another account could have made (not 0700, or not
   /// ours) is refused: the relay there might not be ours.
   @Test func aRelayDirectoryOthersCouldUseIsRefused() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.stopAndRemoveHome() }
     let laptop = try StandInSSH()
     defer { laptop.remove() }
@@ -215,7 +216,7 @@ struct StandInSSH {
   }
 
   /// A laptop's environment whose host is `daemon`'s home, through this ssh.
-  func environment(for daemon: DaemonProcess) -> [String: String] {
+  func environment(for daemon: DaemonUnderTest) -> [String: String] {
     environment(serverHome: daemon.home.path)
   }
 

@@ -1,4 +1,5 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -6,14 +7,14 @@ import Testing
 /// the clients that saw the newer entries: nothing is sent to it until a person accepts it.
 @Suite(.serialized) struct RolledBackLogTests {
   @Test func aLogRestoredFromAnOlderCopyStopsTheOutboxUntilAPersonAcceptsIt() throws {
-    let (home, older) = (DaemonProcess.makeHome(), DaemonProcess.makeHome())
+    let (home, older) = (DaemonUnderTest.makeHome(), DaemonUnderTest.makeHome())
     defer { Self.remove(home, older) }
-    var daemon = try DaemonProcess(home: home).start()
+    var daemon = try DaemonUnderTest(home: home).start()
     #expect(try ConcordCLI.run(["send", "counter", "inc"], home: home).status == 0)
     #expect(daemon.terminate() == 0)
     try copyLog(from: home, to: older)
 
-    daemon = try DaemonProcess(home: home).start()
+    daemon = try DaemonUnderTest(home: home).start()
     #expect(try ConcordCLI.run(["send", "counter", "inc"], home: home).status == 0)
     let last = try ConcordCLI.run(["send", "counter", "inc"], home: home)
     let seen = try #require(Int64(last.output.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ").last ?? ""))
@@ -21,9 +22,9 @@ import Testing
 
     // Someone with the files puts the older copy of the log back (its checkpoint with it).
     try copyLog(from: older, to: home)
-    daemon = try DaemonProcess(home: home).start()
+    daemon = try DaemonUnderTest(home: home).start()
     defer { _ = daemon.terminate() }
-    let peer = try RawPeer(path: daemon.socketPath)
+    let peer = try LineSocket(path: daemon.socketPath)
     let restoredAt = try peer.hello().seq
     peer.close()
     #expect(restoredAt < seen)
@@ -62,16 +63,16 @@ import Testing
   /// What a window was shown counts as much as what was acknowledged: a window that only watched
   /// another person's actions catches the rollback, and so does every command of its home.
   @Test func aWindowThatWasShownNewerEntriesCatchesTheRollback() throws {
-    let (home, older) = (DaemonProcess.makeHome(), DaemonProcess.makeHome())
+    let (home, older) = (DaemonUnderTest.makeHome(), DaemonUnderTest.makeHome())
     defer { Self.remove(home, older) }
-    var daemon = try DaemonProcess(home: home).start()
+    var daemon = try DaemonUnderTest(home: home).start()
     #expect(daemon.terminate() == 0)
     try copyLog(from: home, to: older)
 
-    daemon = try DaemonProcess(home: home).start()
+    daemon = try DaemonUnderTest(home: home).start()
     let window = try RunningCLI(["attach", "counter", "--json"], home: home)
     try window.readLine(containing: #""type":"snapshot""#)
-    let other = try RawPeer(path: daemon.socketPath)
+    let other = try LineSocket(path: daemon.socketPath)
     try other.hello()
     _ = try other.attach("counter")
     for cseq in Int64(1)...3 {
@@ -83,7 +84,7 @@ import Testing
     #expect(daemon.terminate() == 0)
 
     try copyLog(from: older, to: home)
-    daemon = try DaemonProcess(home: home).start()
+    daemon = try DaemonUnderTest(home: home).start()
     defer { _ = daemon.terminate() }
     let rolledBack = try window.readLine(containing: #""type":"log-rolled-back""#, timeout: 20)
     #expect(rolledBack.contains("but this home has seen \(seen): the log was rolled back"), "\(rolledBack)")

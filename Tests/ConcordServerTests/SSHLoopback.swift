@@ -33,9 +33,9 @@ final class SSHLoopback {
   ///   server's sshd in one, the laptop's commands in the other), so that the link can be cut
   ///   (``setLink(up:)``) as a network fails: no reset, only silence.
   init(namespaces: Bool = false) throws {
-    guard getuid() == 0 else { throw DaemonTestError("the SSH tests run as root: they add a test account and start sshd") }
+    guard getuid() == 0 else { throw DriveError("the SSH tests run as root: they add a test account and start sshd") }
     guard FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd") else {
-      throw DaemonTestError("no /usr/sbin/sshd: scripts/test.sh installs openssh-server")
+      throw DriveError("no /usr/sbin/sshd: scripts/test.sh installs openssh-server")
     }
     let suffix = UInt32.random(in: 10_000...99_999)
     account = "cdssh\(suffix)"
@@ -123,9 +123,9 @@ final class SSHLoopback {
     if team {
       try? FileManager.default.createDirectory(atPath: teamHome, withIntermediateDirectories: true)
       try Self.run("/bin/chown", [account, teamHome])
-      command += ["CONCORD_HOME=\(teamHome)", DaemonProcess.binary.path, "--allow-group", self.team]
+      command += ["CONCORD_HOME=\(teamHome)", DaemonUnderTest.binary.path, "--allow-group", self.team]
     } else {
-      command += [DaemonProcess.binary.path]
+      command += [DaemonUnderTest.binary.path]
     }
     process.arguments = ["-u", account, "--"] + command
     process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
@@ -134,8 +134,8 @@ final class SSHLoopback {
     daemon = process
     let socket = team ? teamHome + "/concordd.sock" : accountHome.appending(path: ".local/state/concord/concordd.sock").path
     let deadline = Date().addingTimeInterval(20)
-    while (try? RawPeer(path: socket)) == nil {
-      guard Date() < deadline else { throw DaemonTestError("the test account's daemon did not start") }
+    while (try? LineSocket(path: socket)) == nil {
+      guard Date() < deadline else { throw DriveError("the test account's daemon did not start") }
       usleep(50_000)
     }
   }
@@ -206,7 +206,7 @@ final class SSHLoopback {
   static func run(_ executable: String, _ arguments: [String], allowFailure: Bool = false) throws -> ConcordCLI.Result {
     let result = try ConcordCLI.runProgram(URL(filePath: executable), arguments)
     guard result.status == 0 || allowFailure else {
-      throw DaemonTestError("\(executable) \(arguments.joined(separator: " ")) exited \(result.status): \(result.error)")
+      throw DriveError("\(executable) \(arguments.joined(separator: " ")) exited \(result.status): \(result.error)")
     }
     return result
   }

@@ -1,6 +1,7 @@
 import ConcordClient
 import ConcordLog
 import ConcordPlatform
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
   static let workspaceScopes = ["board", "column:NAME", "card:ID", "chat:NAME", "presence", "activity"]
 
   @Test func helpErrorsAndTheWelcomeSpellTheScopesAlike() throws {
-    let daemon = try DaemonProcess(app: "workspace").start()
+    let daemon = try DaemonUnderTest(app: "workspace").start()
     let listed = Self.workspaceScopes.joined(separator: ", ")
     for command in ["state", "send", "attach"] {
       let help = try ConcordCLI.run([command, "--help"], home: daemon.home, app: "workspace")

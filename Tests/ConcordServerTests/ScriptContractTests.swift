@@ -1,4 +1,5 @@
 import ConcordApp
+import DaemonDriving
 import Foundation
 import Testing
 import Workspace
@@ -9,7 +10,7 @@ import WorkspaceWindows
 /// malformed action is a usage error (exit code 2) that leaves nothing queued.
 @Suite struct ScriptContractTests {
   @Test func attachJSONAlwaysStartsWithASnapshotEvenWhenTheHomeSawTheScopeBefore() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     for run in 1...3 {
       // The input ends at once: the window still answers with the state before it closes.
       let window = try ConcordCLI.run(["attach", "counter", "--json"], home: daemon.home, input: "")
@@ -21,14 +22,14 @@ import WorkspaceWindows
   }
 
   @Test func attachingAScopeThatNamesNothingFailsWithTheReason() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     let window = try ConcordCLI.run(["attach", "note:999", "--json"], home: daemon.home, input: "")
     #expect(window.status == 1)
     #expect(window.error.contains("note:999 names nothing"), "\(window.error)")
   }
 
   @Test func aMalformedActionIsAUsageErrorAndNothingIsQueued() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     for malformed in [#"{"nope":{}}"#, #"{"add":{"amount":"five"}}"#, "{not json", "frobnicate 3"] {
       let sent = try ConcordCLI.run(["send", "counter", malformed], home: daemon.home)
       #expect(sent.status == 2, "\(malformed): \(sent.status) \(sent.error)")
@@ -42,7 +43,7 @@ import WorkspaceWindows
   }
 
   @Test func wordsListsWhatAWindowsHelpShows() throws {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
     for scope in ["board", "card:1", "chat:general"] {
       let words = try ConcordCLI.run(["words", scope], home: home, app: "workspace")
@@ -54,7 +55,7 @@ import WorkspaceWindows
   }
 
   @Test func aChatMessageIsSentAsAPersonWouldWriteIt() throws {
-    let daemon = try DaemonProcess(app: "workspace").start()
+    let daemon = try DaemonUnderTest(app: "workspace").start()
     let said = try ConcordCLI.run(["send", "chat:general", #"{"say":{"text":"hello"}}"#], home: daemon.home, app: "workspace")
     #expect(said.status == 0, "\(said.error)")
     #expect(try ConcordCLI.run(["state", "chat:general"], home: daemon.home, app: "workspace").output.contains(#""hello""#))

@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// presence is not told of it.
 @Suite struct ScriptedSendTests {
   @Test func aHundredSendsWriteExactlyAHundredEntries() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     let before = try Self.entries(of: daemon.home)
 
     for _ in 0..<100 {
@@ -25,7 +26,7 @@ import Testing
   }
 
   @Test func aWindowIsStillPresentWhileItIsOpen() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     let window = try ConcordCLI.run(["attach", "presence", "--json"], home: daemon.home, input: "")
     #expect(window.status == 0)
     let entries = try Self.entries(of: daemon.home)

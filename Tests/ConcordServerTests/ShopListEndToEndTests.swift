@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -16,7 +17,7 @@ import Testing
     let binary = package.appending(path: ".build/debug/shoplist")
     if !FileManager.default.isExecutableFile(atPath: binary.path) {
       let built = try ConcordCLI.runProgram(URL(filePath: "/usr/bin/env"), ["swift", "build", "--package-path", package.path])
-      guard built.status == 0 else { throw DaemonTestError("the starter does not build:\n\(built.output)\n\(built.error)") }
+      guard built.status == 0 else { throw DriveError("the starter does not build:\n\(built.output)\n\(built.error)") }
     }
     return binary
   }
@@ -27,7 +28,7 @@ import Testing
 
   @Test func twoWindowsFollowEachOtherWorkOfflineReplayOnceAndTheExportVerifies() throws {
     let shoplist = try Self.binary()
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     defer {
       _ = try? Self.run(shoplist, ["daemon", "stop"], home: home)
       try? FileManager.default.removeItem(at: home)

@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 
 #if canImport(Glibc)
@@ -23,7 +24,7 @@ enum Spawn {
     output: Output
   ) throws -> (status: Int32, output: String) {
     var pipe: [Int32] = [0, 0]
-    guard Glibc.pipe(&pipe) == 0 else { throw DaemonTestError("pipe failed") }
+    guard Glibc.pipe(&pipe) == 0 else { throw DriveError("pipe failed") }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -48,7 +49,7 @@ enum Spawn {
     let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
     close(pipe[1])
     defer { close(pipe[0]) }
-    guard spawned == 0 else { throw DaemonTestError("\(executable) could not start: \(spawned)") }
+    guard spawned == 0 else { throw DriveError("\(executable) could not start: \(spawned)") }
     var captured: [UInt8] = []
     if case .capture = output {
       var chunk = [UInt8](repeating: 0, count: 65_536)

@@ -1,7 +1,8 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
-import Workspace
 import Testing
+import Workspace
 
 /// A Workspace window as a person uses it, in a real terminal (tmux): what only the terminal's
 /// shell can show. A 1,000-card board scrolls and keeps up, wide characters keep the columns
@@ -11,15 +12,15 @@ import Testing
 /// model's, tested without a terminal in ConcordWindowTests.)
 @Suite(.serialized) struct TerminalWindowTests {
   /// A Workspace daemon with `titles` as cards in `todo`, added by one scripted window.
-  static func board(with titles: [String]) throws -> DaemonProcess {
-    let daemon = try DaemonProcess(app: "workspace").start()
+  static func board(with titles: [String]) throws -> DaemonUnderTest {
+    let daemon = try DaemonUnderTest(app: "workspace").start()
     let lines = titles.map { #"{"addCard":{"title":"\#($0)","column":"todo"}}"# }.joined(separator: "\n") + "\n"
     let added = try ConcordCLI.run(["attach", "board", "--json"], home: daemon.home, input: lines, app: "workspace")
-    #expect(added.status == 0, "\(added.error)\nthe daemon said: \(daemon.errorOutput())")
+    #expect(added.status == 0, "\(added.error)\nthe daemon said: \(daemon.output)")
     return daemon
   }
 
-  static func window(_ daemon: DaemonProcess, scope: String = "board", columns: Int = 100, rows: Int = 30, environment: String = "")
+  static func window(_ daemon: DaemonUnderTest, scope: String = "board", columns: Int = 100, rows: Int = 30, environment: String = "")
     throws -> Tmux
   {
     // `swift test` sets NO_COLOR for what it runs: a window gets it only when a test says so.

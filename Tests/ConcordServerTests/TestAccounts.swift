@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 
 #if canImport(Glibc)
@@ -38,7 +39,7 @@ struct TestAccounts {
       // No home, no login, no group of their own: accounts that exist only to own processes.
       try Self.administer("/usr/sbin/useradd", ["-M", "-N", "-s", "/usr/sbin/nologin", "-G", group, memberName])
       try Self.administer("/usr/sbin/useradd", ["-M", "-N", "-s", "/usr/sbin/nologin", outsiderName])
-      guard let entry = getgrnam(group) else { throw DaemonTestError("groupadd made no group \(group)") }
+      guard let entry = getgrnam(group) else { throw DriveError("groupadd made no group \(group)") }
       gid = entry.pointee.gr_gid
       member = try Self.account(memberName)
       outsider = try Self.account(outsiderName)
@@ -64,7 +65,7 @@ struct TestAccounts {
   }
 
   private static func account(_ name: String) throws -> Account {
-    guard let entry = getpwnam(name) else { throw DaemonTestError("useradd made no account \(name)") }
+    guard let entry = getpwnam(name) else { throw DriveError("useradd made no account \(name)") }
     return Account(name: name, uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
   }
 
@@ -75,6 +76,6 @@ struct TestAccounts {
 
   private static func administer(_ tool: String, _ arguments: [String]) throws {
     let result = try Spawn.run(tool, arguments, output: .capture)
-    guard result.status == 0 else { throw DaemonTestError("\(tool) \(arguments.joined(separator: " ")) failed (\(result.status))") }
+    guard result.status == 0 else { throw DriveError("\(tool) \(arguments.joined(separator: " ")) failed (\(result.status))") }
   }
 }

@@ -1,4 +1,5 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -27,9 +28,9 @@ import Testing
   }
 
   @Test func onlyClientIDsOfOneSpellingAreTakenAndTheLogStaysWhole() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let peer = try RawPeer(path: daemon.socketPath)
+    let peer = try LineSocket(path: daemon.socketPath)
     try peer.hello()
     _ = try peer.attach("counter")
     var accepted: [String] = []
@@ -63,8 +64,8 @@ import Testing
       #expect(exported.filter { Array($0.utf8) == Array(id.utf8) }.count == 1, "\(id) in the export")
     }
 
-    let restarted = try DaemonProcess(home: daemon.home).start()
-    let reader = try RawPeer(path: restarted.socketPath)
+    let restarted = try DaemonUnderTest(home: daemon.home).start()
+    let reader = try LineSocket(path: restarted.socketPath)
     try reader.hello()
     #expect(try reader.attach("counter").int64 == Int64(accepted.count))
     #expect(restarted.terminate() == 0)
@@ -84,9 +85,9 @@ import Testing
   ]
 
   @Test func textIsTakenInOneSpellingAndComesBackByteForByteAfterARestart() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let peer = try RawPeer(path: daemon.socketPath)
+    let peer = try LineSocket(path: daemon.socketPath)
     try peer.hello()
     _ = try peer.attach("notes")
     for (index, spelling) in Self.spellings.enumerated() {
@@ -94,7 +95,7 @@ import Testing
       try peer.receive { if case .ack(_, Int64(index + 1), _) = $0 { true } else { false } }
     }
     func expectStored(_ socket: String) throws {
-      let reader = try RawPeer(path: socket)
+      let reader = try LineSocket(path: socket)
       try reader.hello()
       try reader.write(#"{"type":"attach","scope":"notes"}"# + "\n")
       let line = try #require(try reader.readLine())
@@ -108,7 +109,7 @@ import Testing
     }
     try expectStored(daemon.socketPath)
     #expect(daemon.terminate() == 0)
-    let restarted = try DaemonProcess(home: daemon.home).start()
+    let restarted = try DaemonUnderTest(home: daemon.home).start()
     try expectStored(restarted.socketPath)
     #expect(restarted.terminate() == 0)
     let verify = try ConcordCLI.run(["log", "verify"], home: daemon.home)

@@ -1,29 +1,30 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
 /// Several windows on one daemon: what one does, the others see — and only where it matters.
 @Suite(.serialized) struct WindowsTests {
   @Test func anActionFromOneWindowReachesTheWindowsWhoseScopeChanged() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
 
     // Alice writes a first note so that there is a note:1 to look at.
-    let writer = try RawPeer(path: daemon.socketPath)
+    let writer = try LineSocket(path: daemon.socketPath)
     try writer.hello()
     #expect(try writer.attach("notes") == .array([]))
     try writer.send(.send(scope: "notes", action: .object(["add": .object(["text": .string("milk")])]), client: "writer", cseq: 1))
     try writer.receive { if case .ack(_, 1, _) = $0 { true } else { false } }
 
-    let list = try RawPeer(path: daemon.socketPath)
+    let list = try LineSocket(path: daemon.socketPath)
     try list.hello()
     let listState = try list.attach("notes")
     #expect(listState.arrayCount == 1)
-    let card = try RawPeer(path: daemon.socketPath)
+    let card = try LineSocket(path: daemon.socketPath)
     try card.hello()
     let cardBefore = try card.attach("note:1")
     #expect(cardBefore["text"] == .string("milk"))
-    let counter = try RawPeer(path: daemon.socketPath)
+    let counter = try LineSocket(path: daemon.socketPath)
     try counter.hello()
     #expect(try counter.attach("counter") == .number(0))
 
@@ -55,9 +56,9 @@ import Testing
   }
 
   @Test func aRefusedActionChangesNothingAndTheSenderLearnsWhy() throws {
-    let daemon = try DaemonProcess().start()
+    let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
-    let window = try RawPeer(path: daemon.socketPath)
+    let window = try LineSocket(path: daemon.socketPath)
     try window.hello()
     #expect(try window.attach("counter") == .number(0))
     try window.send(.send(scope: "counter", action: .object(["decrement": .object([:])]), client: "w", cseq: 1))
@@ -70,13 +71,13 @@ import Testing
     try window.send(.ping)
     #expect(try window.receive() == .pong)
     // The refusal is in the log, as its newest entry, and the counter is as it was.
-    let reader = try RawPeer(path: daemon.socketPath)
+    let reader = try LineSocket(path: daemon.socketPath)
     #expect(try reader.hello().seq == seq)
     #expect(try reader.attach("counter") == 0)
   }
 }
 
-extension RawPeer {
+extension LineSocket {
   /// Reads until the scope's next update and applies it to `state`.
   func stateAfterUpdate(of scope: String, from state: JSONValue, timeout: TimeInterval = 10) throws -> JSONValue {
     let seen = try receive(until: { if case .update(scope, _, _) = $0 { true } else { false } }, timeout: timeout)

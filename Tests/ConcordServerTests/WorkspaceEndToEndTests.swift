@@ -1,4 +1,5 @@
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -12,7 +13,7 @@ import Glibc
   /// test's one account) build a board, work its cards and talk about them; every window ends
   /// with the state the log holds, and the restarted daemon serves that same state.
   @Test func threeClientsBuildMoveAndChatAndConverge() throws {
-    var daemon = try DaemonProcess(app: "workspace").start()
+    var daemon = try DaemonUnderTest(app: "workspace").start()
     defer {
       _ = daemon.terminate()
       daemon.removeHome()
@@ -58,7 +59,7 @@ import Glibc
     // After a restart the daemon serves the same state to a new window, and the old windows
     // reconnect to it.
     #expect(daemon.terminate() == 0)
-    daemon = try DaemonProcess(home: daemon.home, app: "workspace").start()
+    daemon = try DaemonUnderTest(home: daemon.home, app: "workspace").start()
     #expect(try ScriptedWindow("board", daemon: daemon).state == board)
     #expect(try ScriptedWindow("chat:general", daemon: daemon).state == chat)
     try mover.waitForState(board, timeout: 20)
@@ -68,13 +69,13 @@ import Glibc
   /// A raw peer sees who is here; bad input to Workspace's scopes gets a clear error and
   /// changes nothing.
   @Test func presenceShowsEveryWindowAndBadInputIsTurnedAway() throws {
-    let daemon = try DaemonProcess(app: "workspace").start()
+    let daemon = try DaemonUnderTest(app: "workspace").start()
     defer {
       _ = daemon.terminate()
       daemon.removeHome()
     }
     let window = try ScriptedWindow("board", daemon: daemon)
-    let peer = try RawPeer(path: daemon.socketPath)
+    let peer = try LineSocket(path: daemon.socketPath)
     defer { peer.close() }
     try peer.hello()
     var presence = try peer.attach("presence")
@@ -93,7 +94,7 @@ import Glibc
     func error(after message: ClientMessage) throws -> (ServerMessage.ErrorCode, String) {
       try peer.send(message)
       guard case let .error(code, text, _)? = try peer.receive(until: { if case .error = $0 { true } else { false } }).last
-      else { throw DaemonTestError("no error for \(message)") }
+      else { throw DriveError("no error for \(message)") }
       return (code, text)
     }
     let readOnly = try error(after: .send(scope: "presence", action: ["hide": [:]], client: "peer", cseq: 1))
@@ -124,8 +125,8 @@ final class ScriptedWindow {
   private(set) var state: JSONValue?
 
   /// A home of its own (its own client id and outbox) with the daemon's socket linked in.
-  init(_ scope: String, daemon: DaemonProcess) throws {
-    home = DaemonProcess.makeHome()
+  init(_ scope: String, daemon: DaemonUnderTest) throws {
+    home = DaemonUnderTest.makeHome()
     try FileManager.default.createSymbolicLink(
       atPath: home.appending(path: "concordd.sock").path, withDestinationPath: daemon.socketPath)
     self.scope = scope
@@ -141,12 +142,12 @@ final class ScriptedWindow {
 
   /// Types `words` into the window and waits for the ack; a refusal fails the test.
   func perform(_ words: String) throws {
-    if let reason = try answer(to: words) { throw DaemonTestError("\(words): refused: \(reason)") }
+    if let reason = try answer(to: words) { throw DriveError("\(words): refused: \(reason)") }
   }
 
   /// Types `words`, which the daemon must refuse; returns the reason.
   func refusal(of words: String) throws -> String {
-    guard let reason = try answer(to: words) else { throw DaemonTestError("\(words): applied, not refused") }
+    guard let reason = try answer(to: words) else { throw DriveError("\(words): applied, not refused") }
     return reason
   }
 
@@ -158,7 +159,7 @@ final class ScriptedWindow {
       if line.contains(#""type":"ack""#) { return nil }
       if let message = try? JSONDecoder().decode(ServerMessage.self, from: Data(line.utf8)) {
         if case let .refused(_, _, _, reason) = message { return reason }
-        if case let .error(_, text, _) = message { throw DaemonTestError("\(words): \(text)") }
+        if case let .error(_, text, _) = message { throw DriveError("\(words): \(text)") }
       }
       try take(line)
     }
@@ -170,7 +171,7 @@ final class ScriptedWindow {
     case let .snapshot(_, _, snapshot, _): state = snapshot
     case let .update(_, _, .reset(reset)): state = reset
     case let .update(_, _, .diff(diff)):
-      guard let current = state else { throw DaemonTestError("an update before any state: \(line)") }
+      guard let current = state else { throw DriveError("an update before any state: \(line)") }
       state = try diff.apply(to: current)
     default: break
     }
@@ -181,7 +182,7 @@ final class ScriptedWindow {
     let deadline = Date().addingTimeInterval(timeout)
     while state != expected {
       guard deadline.timeIntervalSinceNow > 0, let line = try cli.readLine(timeout: deadline.timeIntervalSinceNow) else {
-        throw DaemonTestError("\(scope) did not converge:\n\(String(describing: state))\nexpected\n\(expected)")
+        throw DriveError("\(scope) did not converge:\n\(String(describing: state))\nexpected\n\(expected)")
       }
       try take(line)
     }
@@ -192,7 +193,7 @@ final class ScriptedWindow {
 
   static func daemonState(_ scope: String, home: URL) throws -> JSONValue {
     let result = try ConcordCLI.run(["state", scope], home: home, app: "workspace")
-    guard result.status == 0 else { throw DaemonTestError("concord state \(scope): \(result.error)") }
+    guard result.status == 0 else { throw DriveError("concord state \(scope): \(result.error)") }
     return try JSONDecoder().decode(JSONValue.self, from: Data(result.output.utf8))
   }
 }

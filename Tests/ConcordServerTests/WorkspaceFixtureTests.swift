@@ -1,5 +1,6 @@
 import ConcordJSON
 import ConcordLog
+import DaemonDriving
 import Foundation
 import Testing
 import Workspace
@@ -41,7 +42,7 @@ import Workspace
     let same = try JSONValue(parsing: replayed.output) == expected
     #expect(same, "\(replayed.output.prefix(2_000))")
 
-    let daemon = try DaemonProcess(home: home, app: "workspace").start()
+    let daemon = try DaemonUnderTest(home: home, app: "workspace").start()
     let sent = try ConcordCLI.run(["send", "chat:general", "still here after the upgrade"], home: home, app: "workspace")
     #expect(sent.status == 0, "\(sent.error)")
     _ = daemon.terminate()
@@ -111,9 +112,9 @@ import Workspace
     let said = "entry 51 (workspace version \(newer)) was written by a newer version"
     let state = try ConcordCLI.run(["state"], home: home, app: "workspace")
     #expect(state.status != 0 && state.error.contains(said), "\(state.status): \(state.error)")
-    let daemon = DaemonProcess(home: home, app: "workspace")
-    #expect(throws: DaemonTestError.self) { try daemon.start() }
-    #expect(daemon.errorOutput().contains(said), "\(daemon.errorOutput())")
+    let daemon = try DaemonUnderTest(home: home, app: "workspace")
+    #expect(throws: DriveError.self) { try daemon.start() }
+    #expect(daemon.output.contains(said), "\(daemon.output)")
     daemon.removeHome()
   }
 
@@ -121,7 +122,7 @@ import Workspace
 
   /// The fixture in a fresh home (0700), its files 0600 as a home keeps them.
   static func copyOfFixture() throws -> URL {
-    let home = DaemonProcess.makeHome()
+    let home = DaemonUnderTest.makeHome()
     for name in ["log.sqlite", "log.sqlite.pub", "log.sqlite.checkpoint", "key"] {
       let target = home.appending(path: name)
       try FileManager.default.copyItem(at: fixture.appending(path: name), to: target)

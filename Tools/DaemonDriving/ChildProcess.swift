@@ -10,7 +10,11 @@ public final class ChildProcess {
   public let process = Process()
   public let outputURL: URL
 
-  public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], outputIn directory: URL) throws {
+  /// - Parameter launch: run it now (the default), or leave that to ``launch()``.
+  public init(
+    _ executable: String, _ arguments: [String], environment: [String: String] = [:], outputIn directory: URL,
+    launch: Bool = true
+  ) throws {
     process.executableURL = URL(filePath: executable)
     process.arguments = arguments
     if !environment.isEmpty {
@@ -21,8 +25,17 @@ public final class ChildProcess {
     let output = try FileHandle(forWritingTo: outputURL)
     process.standardOutput = output
     process.standardError = output
+    if launch { try process.run() }
+  }
+
+  /// Runs the program, once.
+  public func launch() throws {
+    guard !hasLaunched else { return }
     try process.run()
   }
+
+  /// Whether the program was started (it may have exited since).
+  public var hasLaunched: Bool { process.processIdentifier != 0 }
 
   public var output: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
 
@@ -38,7 +51,7 @@ public final class ChildProcess {
 
   /// SIGTERM, then waits for the exit.
   public func stop() {
-    guard process.isRunning else { return }
+    guard hasLaunched, process.isRunning else { return }
     kill(process.processIdentifier, SIGTERM)
     process.waitUntilExit()
   }

@@ -44,10 +44,10 @@ extension LineSocket {
   /// `socket`, greeted (with `greeting`) and attached to `scope`.
   public static func window(_ socket: LineSocket, scope: String, greeting: String = hello) throws -> LineSocket {
     try socket.write(greeting)
-    let welcome = try socket.readLine()
+    let welcome = try socket.expectLine()
     guard welcome.contains(#""type":"welcome""#) else { throw DriveError("expected welcome, got \(welcome)") }
     try socket.write(#"{"type":"attach","scope":"\#(scope)"}"# + "\n")
-    let snapshot = try socket.readLine()
+    let snapshot = try socket.expectLine()
     guard snapshot.contains(#""type":"snapshot""#) else { throw DriveError("expected snapshot, got \(snapshot)") }
     return socket
   }

@@ -10,10 +10,11 @@ import Glibc
 /// A connection to a daemon that writes bytes and reads lines: blocking while a driver sets
 /// up, non-blocking once a load loop drives it with poll(2). Usually a Unix socket; any
 /// descriptor that speaks the protocol will do (the local end of an `ssh` running
-/// `concord dial-stdio`).
-public final class LineSocket {
+/// `concord dial-stdio`). What a script or an attacker would be: the tests' raw peer too.
+public final class LineSocket: @unchecked Sendable {
+  // @unchecked: one thread at a time drives a socket (a test hands it over, never shares it).
   public let fd: Int32
-  private let end: () -> Void
+  private var end: (() -> Void)?
   private var buffer: [UInt8] = []
   /// Where the unread part of `buffer` starts: lines are consumed without moving the rest.
   private var start = 0
@@ -31,7 +32,13 @@ public final class LineSocket {
     end = close
   }
 
-  deinit { end() }
+  deinit { close() }
+
+  /// Ends the connection (once; again is nothing).
+  public func close() {
+    end?()
+    end = nil
+  }
 
   public func write(_ bytes: [UInt8]) throws {
     var offset = 0
@@ -49,17 +56,24 @@ public final class LineSocket {
 
   public func write(_ text: String) throws { try write(Array(text.utf8)) }
 
-  /// The next line, waiting up to `timeout` seconds for it.
-  public func readLine(timeout: Double = 30) throws -> String {
+  /// The next line, waiting up to `timeout` seconds for it; nil when the daemon closed the
+  /// connection first. Throws when no line came in time.
+  public func readLine(timeout: Double = 30) throws -> String? {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
       if let line = nextBufferedLine() { return line }
       let remaining = deadline.timeIntervalSinceNow
-      guard remaining > 0 else { throw DriveError("no answer within \(timeout) s") }
+      guard remaining > 0 else { throw DriveError("no line within \(timeout) s; have \(buffer.count - start) bytes") }
       var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       guard poll(&poller, 1, Int32(remaining * 1000)) > 0 else { continue }
-      guard try fill() else { throw DriveError("the daemon closed the connection") }
+      guard try fill() else { return nextBufferedLine() }
     }
+  }
+
+  /// The next line, which must come within `timeout` seconds.
+  public func expectLine(timeout: Double = 30) throws -> String {
+    guard let line = try readLine(timeout: timeout) else { throw DriveError("the daemon closed the connection") }
+    return line
   }
 
   /// Reads what the socket holds now; false when the peer closed.
