@@ -262,8 +262,39 @@ let package = Package(
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ],
-      // The independent wire peer, run by WireContractTests; logs written by earlier builds.
-      exclude: ["wire_contract_peer.py", "app_schema_peer.py", "mux_peer.py", "Fixtures"]
+      // The independent peers written from the published schemas, run by WireContractTests
+      // and AppSchemaTests.
+      exclude: ["wire_contract_peer.py", "app_schema_peer.py"]
+    ),
+    // An app's state rebuilt from its log: the daemon's boots, and logs written by earlier
+    // builds (Fixtures) read by this one.
+    .testTarget(
+      name: "ConcordReplayTests",
+      dependencies: [
+        "ConcordApp", "ConcordJSON", "ConcordLog", "ConcordReplay", "ConcordServer", "ConcordWire", "DaemonDriving",
+        "SampleApp", "Workspace", .product(name: "Logging", package: "swift-log"),
+      ],
+      exclude: ["Fixtures"]
+    ),
+    // Every command of the real `concord` and `concordd`, as a person or a script runs them.
+    .testTarget(
+      name: "ConcordCommandLineTests",
+      dependencies: [
+        "ConcordApp", "ConcordClient", "ConcordLog", "ConcordPlatform", "ConcordReplay", "ConcordServer",
+        "ConcordWire", "DaemonDriving", "SampleApp", "Workspace", "WorkspaceWindows",
+      ]
+    ),
+    // Windows in a real terminal (tmux): full-screen and line windows, the demo, the starter app.
+    .testTarget(
+      name: "TerminalWindowEndToEndTests",
+      dependencies: ["ConcordWire", "DaemonDriving", "Workspace"]
+    ),
+    // A daemon on another machine: ssh (a real sshd on loopback, network namespaces), the relay
+    // and its trunk (with the independent mux peer), `--allow-group`.
+    .testTarget(
+      name: "RemoteTests",
+      dependencies: ["ConcordClient", "ConcordLog", "ConcordPlatform", "ConcordWire", "DaemonDriving", "Workspace"],
+      exclude: ["mux_peer.py"]
     ),
     // What an app is, on its own: the words people type into a scope, what a scope's state is.
     .testTarget(name: "ConcordAppTests", dependencies: ["ConcordApp", "PropertyRandom"]),

@@ -92,9 +92,9 @@ import Glibc
     #expect((home[.posixPermissions] as? Int) == 0o700)
   }
 
-  @Test func anotherAccountIsRefused() throws {
-    // Needs root to become `nobody`; elsewhere there is no other account to try with.
-    guard getuid() == 0, let nobody = getpwnam("nobody") else { return }
+  @Test(.enabled(if: getuid() == 0 && getpwnam("nobody") != nil, "becoming another account (nobody) needs root"))
+  func anotherAccountIsRefused() throws {
+    let nobody = try #require(getpwnam("nobody"))
     let daemon = try DaemonUnderTest().start()
     defer { daemon.removeHome() }
     // The socket is 0600, so open it for the test: the peer check must hold on its own.

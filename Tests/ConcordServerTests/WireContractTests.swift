@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 import Testing
 

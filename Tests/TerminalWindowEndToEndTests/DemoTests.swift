@@ -9,8 +9,7 @@ import Glibc
 /// The README's main command, run as a new user would (without a terminal, so it leaves its
 /// tmux session running), then read off the four windows' screens.
 @Suite(.serialized) struct DemoTests {
-  static let repository = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let repository = Repository.root
 
   /// Runs `scripts/demo.sh ARGUMENTS` with this test's binaries, home and tmux server; its
   /// output goes to a file, since the daemon and the tmux server it starts outlive it.

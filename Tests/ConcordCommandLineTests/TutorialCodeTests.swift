@@ -1,3 +1,4 @@
+import DaemonDriving
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 /// starter's files, `Examples/ShopList`, byte for byte, and every file of the starter is on the
 /// page — the end-to-end test runs that code.
 @Suite struct TutorialCodeTests {
-  static let root = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../..").standardized
+  static let root = Repository.root
 
   /// The page's blocks that name a file: path → text.
   static func blocks(of page: String) -> [String: String] {

@@ -1,4 +1,3 @@
-import DaemonDriving
 import Foundation
 
 #if canImport(Glibc)
@@ -13,23 +12,23 @@ import Glibc
 /// defer { accounts.remove() }
 /// let result = try accounts.run(as: accounts.member, "/bin/true", [])
 /// ```
-struct TestAccounts {
-  struct Account {
-    var name: String
-    var uid: UInt32
-    var gid: UInt32
+public struct TestAccounts {
+  public struct Account {
+    public var name: String
+    public var uid: UInt32
+    public var gid: UInt32
   }
 
   /// The group `member` belongs to and `outsider` does not.
-  let group: String
-  let gid: UInt32
-  let member: Account
-  let outsider: Account
+  public let group: String
+  public let gid: UInt32
+  public let member: Account
+  public let outsider: Account
 
   /// Whether this process may make accounts.
-  static var canCreate: Bool { getuid() == 0 }
+  public static var canCreate: Bool { getuid() == 0 }
 
-  init() throws {
+  public init() throws {
     let suffix = UUID().uuidString.lowercased().prefix(6)
     group = "cg\(suffix)"
     let memberName = "cm\(suffix)"
@@ -49,13 +48,13 @@ struct TestAccounts {
     }
   }
 
-  func remove() {
+  public func remove() {
     Self.remove(users: [member.name, outsider.name], group: group)
   }
 
   /// Runs `executable` as `account` (its own uid, primary group and supplementary groups, as a
   /// login would give it), to its end; standard output and error together.
-  func run(as account: Account, _ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+  public func run(as account: Account, _ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
     let output = "/tmp/accounts-\(UUID().uuidString.prefix(8)).out"
     defer { try? FileManager.default.removeItem(atPath: output) }
     return try Spawn.run(

@@ -11,7 +11,7 @@ import Glibc
 /// `concord daemon stop` find in the account's default home, stopping with the clean exit that
 /// `Restart=on-failure` leaves stopped.
 @Suite struct DaemonUnitTests {
-  static let unit = DemoTests.repository.appending(path: "daemon/concordd.service")
+  static let unit = Repository.root.appending(path: "daemon/concordd.service")
 
   /// The unit's text with its `ExecStart` naming this build's concordd instead of
   /// `/usr/local/bin/concordd`, where the README installs it.

@@ -2,6 +2,7 @@ import ConcordClient
 import ConcordLog
 import ConcordPlatform
 import ConcordWire
+import DaemonDriving
 import Foundation
 import Testing
 import Workspace

@@ -10,7 +10,7 @@ import Testing
 ///
 /// `scripts/test.sh` builds the starter first; run alone, the test builds it (a few minutes).
 @Suite(.serialized) struct ShopListEndToEndTests {
-  static let package = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../Examples/ShopList").standardized
+  static let package = Repository.root.appending(path: "Examples/ShopList")
 
   /// `shoplist`, built when it is not.
   static func binary() throws -> URL {

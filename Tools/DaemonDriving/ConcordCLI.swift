@@ -1,4 +1,3 @@
-import DaemonDriving
 import Foundation
 
 #if canImport(Glibc)
@@ -6,19 +5,19 @@ import Glibc
 #endif
 
 /// The real `concord` binary, run against a home as a person or a script would.
-enum ConcordCLI {
-  static var binary: URL {
+public enum ConcordCLI {
+  public static var binary: URL {
     DaemonUnderTest.binary.deletingLastPathComponent().appending(path: "concord")
   }
 
-  struct Result {
-    var status: Int32
-    var output: String
-    var error: String
+  public struct Result {
+    public var status: Int32
+    public var output: String
+    public var error: String
   }
 
   /// The test's environment, with the home and the app for `concord` (and a daemon it starts).
-  static func environment(home: URL, app: String) -> [String: String] {
+  public static func environment(home: URL, app: String) -> [String: String] {
     ProcessInfo.processInfo.environment.merging(["CONCORD_HOME": home.path, "CONCORD_APP": app]) { $1 }
   }
 
@@ -26,12 +25,12 @@ enum ConcordCLI {
   @discardableResult
   ///
   /// `app` is the bundled app it speaks (CONCORD_APP): the sample app unless a test says.
-  static func run(_ arguments: [String], home: URL, input: String? = nil, app: String = "sample") throws -> Result {
+  public static func run(_ arguments: [String], home: URL, input: String? = nil, app: String = "sample") throws -> Result {
     try runProgram(binary, arguments, environment: environment(home: home, app: app), input: input)
   }
 
   /// Runs `executable` to its end, with `input` on standard input; its output and error.
-  static func runProgram(
+  public static func runProgram(
     _ executable: URL, _ arguments: [String], environment: [String: String]? = nil, input: String? = nil
   ) throws -> Result {
     let process = Process()
@@ -65,17 +64,17 @@ enum ConcordCLI {
   }
 }
 
-final class LockedData: @unchecked Sendable {
+public final class LockedData: @unchecked Sendable {
   private let lock = NSLock()
   private var data: Data?
-  func set(_ value: Data) { lock.withLock { data = value } }
-  var isSet: Bool { lock.withLock { data != nil } }
-  var value: Data { lock.withLock { data ?? Data() } }
+  public func set(_ value: Data) { lock.withLock { data = value } }
+  public var isSet: Bool { lock.withLock { data != nil } }
+  public var value: Data { lock.withLock { data ?? Data() } }
 }
 
 /// A long-running `concord` (an attached `--json` window): write lines to it, read its lines.
-final class RunningCLI {
-  let process = Process()
+public final class RunningCLI {
+  public let process = Process()
   private let input = Pipe()
   private let output = Pipe()
   private var buffer: [UInt8] = []
@@ -84,9 +83,9 @@ final class RunningCLI {
   private(set) var transcript: [String] = []
 
   /// What it wrote on standard error.
-  var errorOutput: String { (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "" }
+  public var errorOutput: String { (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "" }
 
-  init(_ arguments: [String], home: URL, app: String = "sample") throws {
+  public init(_ arguments: [String], home: URL, app: String = "sample") throws {
     process.executableURL = ConcordCLI.binary
     process.arguments = arguments
     process.environment = ConcordCLI.environment(home: home, app: app)
@@ -100,16 +99,16 @@ final class RunningCLI {
     try process.run()
   }
 
-  func send(_ line: String) {
+  public func send(_ line: String) {
     input.fileHandleForWriting.write(Data((line + "\n").utf8))
   }
 
-  func closeInput() throws {
+  public func closeInput() throws {
     try input.fileHandleForWriting.close()
   }
 
   /// The next line, or nil at the end of the output; throws after `timeout` seconds.
-  func readLine(timeout: Double = 10) throws -> String? {
+  public func readLine(timeout: Double = 10) throws -> String? {
     let deadline = Date().addingTimeInterval(timeout)
     let fd = output.fileHandleForReading.fileDescriptor
     while true {
@@ -134,7 +133,7 @@ final class RunningCLI {
 
   /// Reads lines until one contains all of `needles`.
   @discardableResult
-  func readLine(containing needles: String..., timeout: Double = 10) throws -> String {
+  public func readLine(containing needles: String..., timeout: Double = 10) throws -> String {
     let deadline = Date().addingTimeInterval(timeout)
     while true {
       guard let line = try readLine(timeout: max(0.01, deadline.timeIntervalSinceNow)) else {
@@ -144,7 +143,7 @@ final class RunningCLI {
     }
   }
 
-  func stop() {
+  public func stop() {
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
   }

@@ -75,7 +75,6 @@ import Testing
   }
 
   static var model: URL {
-    URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .appending(path: "ConcordLogTests/audit_verify_model.py")
+    Repository.root.appending(path: "Tests/ConcordLogTests/audit_verify_model.py")
   }
 }

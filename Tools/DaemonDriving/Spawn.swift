@@ -1,4 +1,3 @@
-import DaemonDriving
 import Foundation
 
 #if canImport(Glibc)
@@ -8,8 +7,8 @@ import Glibc
 /// Runs a program to its end with posix_spawn and waitpid. Foundation's Process waits for every
 /// descendant to let go of a descriptor it shares, and the programs here start servers (tmux,
 /// the daemon) that outlive them.
-enum Spawn {
-  enum Output {
+public enum Spawn {
+  public enum Output {
     /// Standard output and error go to /dev/null.
     case discard
     /// Standard output is read through a pipe; only for programs that leave nothing running.
@@ -19,7 +18,7 @@ enum Spawn {
   }
 
   @discardableResult
-  static func run(
+  public static func run(
     _ executable: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
     output: Output
   ) throws -> (status: Int32, output: String) {

@@ -1,14 +1,13 @@
-import DaemonDriving
 import Foundation
 
 /// The attacker who edits the home: SQL run on the log's database by python3's sqlite3, outside
 /// our own code, so a test's tampering does not pass through the types the test checks.
-enum LogTamper {
+public enum LogTamper {
   /// Runs `sql` on the log in `home` and throws, with python's own words, unless it ran and
   /// changed at least one row: a test whose tampering silently did nothing proves nothing.
   ///
   ///     try LogTamper.run(LogTamper.changeFirstCiphertextByte(ofEntry: 5), on: daemon.home)
-  static func run(_ sql: String, on home: URL) throws {
+  public static func run(_ sql: String, on home: URL) throws {
     let process = Process()
     process.executableURL = URL(filePath: "/usr/bin/python3")
     process.arguments = [
@@ -27,7 +26,7 @@ enum LogTamper {
 
   /// SQL that changes the first byte of entry `seq`'s ciphertext: to 0x01 if it was 0x00, else
   /// to 0x00. Writing 0x00 alone left one entry in 256 as it was.
-  static func changeFirstCiphertextByte(ofEntry seq: Int) -> String {
+  public static func changeFirstCiphertextByte(ofEntry seq: Int) -> String {
     """
     UPDATE entries SET ciphertext = \
     (CASE WHEN substr(ciphertext, 1, 1) = X'00' THEN X'01' ELSE X'00' END) || substr(ciphertext, 2) \
