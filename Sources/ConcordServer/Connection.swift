@@ -28,7 +28,7 @@ final class Connection: Sendable, Hashable {
   private let heardAt = Atomic<UInt64>(0)
   private let pingSentAt = Atomic<UInt64>(0)
   private let blockedSince = Atomic<UInt64>(0)
-  private let readsWithheld = Atomic<Bool>(false)
+  private let inputPaused = Atomic<Bool>(false)
 
   init(id: String, peer: PeerCredentials, close: @escaping @Sendable () -> Void) {
     self.id = id
@@ -72,18 +72,19 @@ final class Connection: Sendable, Hashable {
     pingSentAt.store(0, ordering: .relaxed)
   }
 
-  /// The connection stopped (true) or went back to (false) reading what the window sends
-  /// (backpressure). Meanwhile what the window said — a `pong` among it — is not looked at, so
-  /// it is neither pinged nor found dead; one that does not read its answers is still found stuck.
-  func setReadsWithheld(_ withheld: Bool) {
-    guard readsWithheld.exchange(withheld, ordering: .relaxed) != withheld else { return }
-    if !withheld { heard() }
+  /// The connection paused (true) or resumed (false) taking in what the window sends
+  /// (backpressure). While input is paused what the window said — a `pong` among it — is not
+  /// looked at, so it is neither pinged nor found dead; one that does not read its answers is
+  /// still found stuck.
+  func setInputPaused(_ paused: Bool) {
+    guard inputPaused.exchange(paused, ordering: .relaxed) != paused else { return }
+    if !paused { heard() }
   }
 
   /// Whether the window said nothing for `interval` and has no `ping` outstanding; if so, the
   /// caller sends one now.
   func needsPing(after interval: Duration, now: UInt64) -> Bool {
-    guard !readsWithheld.load(ordering: .relaxed), pingSentAt.load(ordering: .relaxed) == 0,
+    guard !inputPaused.load(ordering: .relaxed), pingSentAt.load(ordering: .relaxed) == 0,
       now - heardAt.load(ordering: .relaxed) > interval.nanoseconds
     else { return false }
     pingSentAt.store(now, ordering: .relaxed)
@@ -92,7 +93,7 @@ final class Connection: Sendable, Hashable {
 
   /// How long the outstanding `ping` has gone unanswered.
   func pingUnansweredFor(now: UInt64) -> Duration? {
-    guard !readsWithheld.load(ordering: .relaxed) else { return nil }
+    guard !inputPaused.load(ordering: .relaxed) else { return nil }
     let sent = pingSentAt.load(ordering: .relaxed)
     return sent == 0 ? nil : .nanoseconds(Int64(now - sent))
   }

@@ -11,7 +11,7 @@ import NIOCore
 /// turn of the loop is written with one system call.
 ///
 /// Backpressure: once the window has as many actions unanswered as ``WriterShare`` allows, the
-/// socket is not read (the channel's `read` is withheld) until answers are written, and lines
+/// socket is not read (the channel's `read` is deferred) until answers are written, and lines
 /// already read wait here. A peer that writes without reading fills its own socket, not the
 /// daemon's commits: each group commit takes at most that many of its actions.
 final class ConnectionHandler: ChannelDuplexHandler {
@@ -31,8 +31,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
   /// Lines read while the window had as many actions unanswered as it may, handled in order as
   /// answers are written: at most what the reads before the pause brought.
   private var held = CircularBuffer<ByteBuffer>()
-  /// The channel asked to read while the window was saturated: it reads once it no longer is.
-  private var readWithheld = false
+  /// The channel asked to read while the window was saturated: the read is deferred until it no
+  /// longer is.
+  private var readDeferred = false
 
   init(host: any ConnectionHost, registry: ConnectionRegistry) {
     self.host = host
@@ -71,7 +72,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     let line = unwrapInboundIn(data)
     if !held.isEmpty || isSaturated(link) {
       held.append(line)
-      link.setReadsWithheld(true)
+      link.setInputPaused(true)
     } else {
       handle(line, from: link)
     }
@@ -79,26 +80,26 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
   func read(context: ChannelHandlerContext) {
     if let link, !held.isEmpty || isSaturated(link) {
-      readWithheld = true
-      link.setReadsWithheld(true)
+      readDeferred = true
+      link.setInputPaused(true)
     } else {
       context.read()
     }
   }
 
   /// Handles the lines held while the window was saturated, as far as it no longer is; then
-  /// reads again if a read was withheld.
+  /// reads again if a read was deferred.
   private func handleHeld(context: ChannelHandlerContext, link: Connection) {
     // Every write turn of every window comes here (the fan-out too): most hold nothing.
-    guard readWithheld || !held.isEmpty else { return }
+    guard readDeferred || !held.isEmpty else { return }
     while !held.isEmpty, !isSaturated(link) {
       handle(held.removeFirst(), from: link)
     }
-    if readWithheld, held.isEmpty, !isSaturated(link) {
-      readWithheld = false
+    if readDeferred, held.isEmpty, !isSaturated(link) {
+      readDeferred = false
       context.read()
     }
-    link.setReadsWithheld(readWithheld || !held.isEmpty)
+    link.setInputPaused(readDeferred || !held.isEmpty)
   }
 
   /// Whether the window has as many actions unanswered as it may: then nothing more of what it
