@@ -22,7 +22,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
   private let host: any ConnectionHost
   private let registry: ConnectionRegistry
   private var context: ChannelHandlerContext?
-  private var link: Connection?
+  private var connection: Connection?
   private var greeted = false
   private var flushScheduled = false
   private var closing = false
@@ -52,36 +52,36 @@ final class ConnectionHandler: ChannelDuplexHandler {
       return
     }
     let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
-    let link = registry.admit(peer: peer) { bound.value.closeAfterFlushing() }
-    link.queue.whenReady {
+    let connection = registry.admit(peer: peer) { bound.value.closeAfterFlushing() }
+    connection.queue.whenReady {
       if bound.eventLoop.inEventLoop {
         bound.value.scheduleFlush()
       } else {
         bound.eventLoop.execute { bound.value.scheduleFlush() }
       }
     }
-    self.link = link
+    self.connection = connection
     context.fireChannelActive()
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    // No link: a refused peer, whose lines are dropped until it is closed. Nothing is taken
-    // after an over-long line either: the connection is closing.
-    guard let link, !inputClosed else { return }
-    link.heard()
+    // No connection: a refused peer, whose lines are dropped until it is closed. Nothing is
+    // taken after an over-long line either: the connection is closing.
+    guard let connection, !inputClosed else { return }
+    connection.heard()
     let line = unwrapInboundIn(data)
-    if !held.isEmpty || isSaturated(link) {
+    if !held.isEmpty || isSaturated(connection) {
       held.append(line)
-      link.setInputPaused(true)
+      connection.setInputPaused(true)
     } else {
-      handle(line, from: link)
+      handle(line, from: connection)
     }
   }
 
   func read(context: ChannelHandlerContext) {
-    if let link, !held.isEmpty || isSaturated(link) {
+    if let connection, !held.isEmpty || isSaturated(connection) {
       readDeferred = true
-      link.setInputPaused(true)
+      connection.setInputPaused(true)
     } else {
       context.read()
     }
@@ -89,53 +89,53 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
   /// Handles the lines held while the window was saturated, as far as it no longer is; then
   /// reads again if a read was deferred.
-  private func handleHeld(context: ChannelHandlerContext, link: Connection) {
+  private func handleHeld(context: ChannelHandlerContext, connection: Connection) {
     // Every write turn of every window comes here (the fan-out too): most hold nothing.
     guard readDeferred || !held.isEmpty else { return }
-    while !held.isEmpty, !isSaturated(link) {
-      handle(held.removeFirst(), from: link)
+    while !held.isEmpty, !isSaturated(connection) {
+      handle(held.removeFirst(), from: connection)
     }
-    if readDeferred, held.isEmpty, !isSaturated(link) {
+    if readDeferred, held.isEmpty, !isSaturated(connection) {
       readDeferred = false
       context.read()
     }
-    link.setInputPaused(readDeferred || !held.isEmpty)
+    connection.setInputPaused(readDeferred || !held.isEmpty)
   }
 
   /// Whether the window has as many actions unanswered as it may: then nothing more of what it
   /// sends is read until an answer is written.
-  private func isSaturated(_ link: Connection) -> Bool {
-    let unanswered = link.queue.unanswered
+  private func isSaturated(_ connection: Connection) -> Bool {
+    let unanswered = connection.queue.unanswered
     // Under the smallest limit (a window has one action in flight) the clock is not read.
-    return unanswered >= WriterShare.shared && unanswered >= registry.writers.limit(for: link)
+    return unanswered >= WriterShare.shared && unanswered >= registry.writers.limit(for: connection)
   }
 
-  private func handle(_ line: ByteBuffer, from link: Connection) {
+  private func handle(_ line: ByteBuffer, from connection: Connection) {
     let message: ClientMessage
     do {
       message = try ClientMessage(line: line.readableBytesView)
     } catch {
-      link.send(.error(code: .badMessage, message: error.description, cseq: nil))
+      connection.send(.error(code: .badMessage, message: error.description, cseq: nil))
       return
     }
     guard greeted else {
       guard case let .hello(version, _, presence, interval) = message, version == WireProtocol.version else {
         let hello = #"{"type":"hello","protocol":\#(WireProtocol.version)}"#
-        link.send(.error(code: .handshake, message: "say hello first, in protocol \(WireProtocol.version): \(hello)", cseq: nil))
+        connection.send(.error(code: .handshake, message: "say hello first, in protocol \(WireProtocol.version): \(hello)", cseq: nil))
         return
       }
       greeted = true
-      link.announcesPresence = presence
+      connection.announcesPresence = presence
       if interval > 0, let loop = context?.eventLoop {
-        link.queue.paceUpdates(every: .milliseconds(interval)) { [weak queue = link.queue] nanoseconds in
+        connection.queue.paceUpdates(every: .milliseconds(interval)) { [weak queue = connection.queue] nanoseconds in
           loop.scheduleTask(in: .nanoseconds(Int64(nanoseconds))) { [weak queue] in queue?.releaseHeldUpdates() }
         }
       }
-      link.send(.welcome(host.assumeIsolated { $0.welcome(for: link) }))
+      connection.send(.welcome(host.assumeIsolated { $0.welcome(for: connection) }))
       return
     }
-    if case .send = message { registry.writers.sent(from: link) }
-    host.assumeIsolated { $0.handle(message, from: link) }
+    if case .send = message { registry.writers.sent(from: connection) }
+    host.assumeIsolated { $0.handle(message, from: connection) }
   }
 
   func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -151,34 +151,34 @@ final class ConnectionHandler: ChannelDuplexHandler {
     if context.channel.isWritable {
       // The window took bytes: it is reading, however slowly, so the stuck rule's clock starts
       // again (`setBlocked(true)` keeps the first moment, for a window that never reads).
-      link?.setBlocked(false)
+      connection?.setBlocked(false)
       flushQueue()
     } else {
-      link?.setBlocked(true)
+      connection?.setBlocked(true)
     }
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
-    if case WireError.lineTooLong = error, let link {
+    if case WireError.lineTooLong = error, let connection {
       // Like a half-close: what was read before is still answered, then the connection closes.
-      link.send(.error(code: .tooLong, message: WireError.lineTooLong.description + "; closing", cseq: nil))
+      connection.send(.error(code: .tooLong, message: WireError.lineTooLong.description + "; closing", cseq: nil))
       inputClosed = true
       flushQueue()
     } else {
-      registry.logger.debug("window \(link?.id ?? "-"): \(error)")
+      registry.logger.debug("window \(connection?.id ?? "-"): \(error)")
       context.close(promise: nil)
     }
   }
 
   func channelInactive(context: ChannelHandlerContext) {
-    if let link {
-      host.assumeIsolated { $0.disconnected(link) }
-      registry.remove(link)
+    if let connection {
+      host.assumeIsolated { $0.disconnected(connection) }
+      registry.remove(connection)
     }
-    // The link's closures (its closer, its queue's write signal) hold this handler, which
-    // holds the link: let go of it, or every window that ever connected stays in memory with
-    // its queue.
-    link = nil
+    // The connection's closures (its closer, its queue's write signal) hold this handler,
+    // which holds the connection: let go of it, or every window that ever connected stays in
+    // memory with its queue.
+    connection = nil
     self.context = nil
     context.fireChannelInactive()
   }
@@ -196,14 +196,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
   /// Writes what the window's queue holds, as far as the socket takes it.
   func flushQueue() {
     flushScheduled = false
-    guard let context, let link, !closing else { return }
+    guard let context, let connection, !closing else { return }
     while context.channel.isWritable {
-      guard let buffer = nextBuffer(of: link, allocator: context.channel.allocator) else { break }
+      guard let buffer = nextBuffer(of: connection, allocator: context.channel.allocator) else { break }
       context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
     }
-    link.setBlocked(!context.channel.isWritable && !link.queue.isEmpty)
-    handleHeld(context: context, link: link)
-    if inputClosed, held.isEmpty, link.queue.isEmpty { closeOnceWritten(context: context) }
+    connection.setBlocked(!context.channel.isWritable && !connection.queue.isEmpty)
+    handleHeld(context: context, connection: connection)
+    if inputClosed, held.isEmpty, connection.queue.isEmpty { closeOnceWritten(context: context) }
   }
 
   /// Closes once the writes already handed to the channel are done: a peer that half-closed has
@@ -216,9 +216,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
   }
 
   /// What the queue holds, up to about 1 MiB, as one buffer; nil when it is empty.
-  private func nextBuffer(of link: Connection, allocator: ByteBufferAllocator) -> ByteBuffer? {
+  private func nextBuffer(of connection: Connection, allocator: ByteBufferAllocator) -> ByteBuffer? {
     var buffer: ByteBuffer?
-    while (buffer?.readableBytes ?? 0) < WireLimits.maximumMessageBytes, let line = link.queue.nextQueuedLine() {
+    while (buffer?.readableBytes ?? 0) < WireLimits.maximumMessageBytes, let line = connection.queue.nextQueuedLine() {
       line.append(to: &buffer, allocator: allocator)
     }
     return buffer
@@ -226,9 +226,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
   /// Writes what is queued, then closes; a window that is not reading is closed at once.
   private func closeAfterFlushing() {
-    guard let context, let link, !closing else { return }
+    guard let context, let connection, !closing else { return }
     closing = true
-    guard context.channel.isWritable, let buffer = nextBuffer(of: link, allocator: context.channel.allocator) else {
+    guard context.channel.isWritable, let buffer = nextBuffer(of: connection, allocator: context.channel.allocator) else {
       context.close(promise: nil)
       return
     }

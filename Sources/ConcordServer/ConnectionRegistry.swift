@@ -31,7 +31,7 @@ final class ConnectionRegistry: @unchecked Sendable {
   /// The windows to write at the end of this turn of the loop.
   let flushes: PendingFlushes
   private let eventLoop: any EventLoop
-  private var links: [String: Connection] = [:]
+  private var connections: [String: Connection] = [:]
   private var admitted = 0
   private var whenEmpty: EventLoopPromise<Void>?
 
@@ -67,14 +67,14 @@ final class ConnectionRegistry: @unchecked Sendable {
   /// Registers a window of `peer`; `close` closes its connection.
   func admit(peer: PeerCredentials, close: @escaping @Sendable () -> Void) -> Connection {
     admitted += 1
-    let link = Connection(id: "w\(admitted)", peer: peer, close: close)
-    links[link.id] = link
-    return link
+    let connection = Connection(id: "w\(admitted)", peer: peer, close: close)
+    connections[connection.id] = connection
+    return connection
   }
 
-  func remove(_ link: Connection) {
-    links[link.id] = nil
-    if links.isEmpty, let promise = whenEmpty {
+  func remove(_ connection: Connection) {
+    connections[connection.id] = nil
+    if connections.isEmpty, let promise = whenEmpty {
       whenEmpty = nil
       promise.succeed()
     }
@@ -82,10 +82,10 @@ final class ConnectionRegistry: @unchecked Sendable {
 
   /// Disconnects every window; the future completes when all are gone, or after `grace`.
   func disconnectAll(reason: String, grace: TimeAmount = .seconds(2)) -> EventLoopFuture<Void> {
-    guard !links.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
+    guard !connections.isEmpty else { return eventLoop.makeSucceededVoidFuture() }
     let promise = eventLoop.makePromise(of: Void.self)
     whenEmpty = promise
-    for link in links.values { link.disconnect(reason: reason) }
+    for connection in connections.values { connection.disconnect(reason: reason) }
     eventLoop.scheduleTask(in: grace) { promise.succeed() }
     return promise.futureResult
   }
@@ -93,16 +93,16 @@ final class ConnectionRegistry: @unchecked Sendable {
   /// Pings the quiet windows; drops the dead and the stuck ones.
   func checkWindows() {
     let now = Connection.now
-    for link in links.values {
-      if let blocked = link.blockedFor(now: now), blocked > timing.stuckTimeout {
-        logger.notice("window \(link.id) has not read anything for \(timing.stuckTimeout): disconnected")
-        link.disconnect(reason: "it has not read anything for \(timing.stuckTimeout)")
-      } else if let unanswered = link.pingUnansweredFor(now: now), unanswered > timing.pingTimeout {
-        logger.notice("window \(link.id) did not answer a ping for \(timing.pingTimeout): disconnected")
-        link.disconnect(reason: "no answer to ping for \(timing.pingTimeout)")
-      } else if link.needsPing(after: timing.pingInterval, now: now) {
+    for connection in connections.values {
+      if let blocked = connection.blockedFor(now: now), blocked > timing.stuckTimeout {
+        logger.notice("window \(connection.id) has not read anything for \(timing.stuckTimeout): disconnected")
+        connection.disconnect(reason: "it has not read anything for \(timing.stuckTimeout)")
+      } else if let unanswered = connection.pingUnansweredFor(now: now), unanswered > timing.pingTimeout {
+        logger.notice("window \(connection.id) did not answer a ping for \(timing.pingTimeout): disconnected")
+        connection.disconnect(reason: "no answer to ping for \(timing.pingTimeout)")
+      } else if connection.needsPing(after: timing.pingInterval, now: now) {
         // Not an answer: it goes out even while the window awaits one.
-        link.queue.push(.ping)
+        connection.queue.push(.ping)
       }
     }
   }

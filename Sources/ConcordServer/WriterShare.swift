@@ -7,8 +7,8 @@
 /// It lives on the event loop, like the connections: it needs no lock.
 ///
 /// ```swift
-/// writers.sent(from: link)                                   // a send was read
-/// if link.queue.unanswered >= writers.limit(for: link) { }   // read no more of it for now
+/// writers.sent(from: connection)                                        // a send was read
+/// if connection.queue.unanswered >= writers.limit(for: connection) { }  // read no more of it for now
 /// ```
 final class WriterShare: @unchecked Sendable {
   /// The limit of a connection that is the only one writing.
@@ -24,16 +24,16 @@ final class WriterShare: @unchecked Sendable {
   private var last: (id: ObjectIdentifier, at: UInt64)?
   private var previous: (id: ObjectIdentifier, at: UInt64)?
 
-  /// `link` sent an action now.
-  func sent(from link: Connection, now: UInt64 = Connection.now) {
-    let id = ObjectIdentifier(link)
+  /// `connection` sent an action now.
+  func sent(from connection: Connection, now: UInt64 = Connection.now) {
+    let id = ObjectIdentifier(connection)
     if last?.id != id { previous = last }
     last = (id, now)
   }
 
-  /// How many unanswered actions `link` may have now.
-  func limit(for link: Connection, now: UInt64 = Connection.now) -> Int {
-    let other = last?.id == ObjectIdentifier(link) ? previous : last
+  /// How many unanswered actions `connection` may have now.
+  func limit(for connection: Connection, now: UInt64 = Connection.now) -> Int {
+    let other = last?.id == ObjectIdentifier(connection) ? previous : last
     guard let other, now &- other.at < Self.recent else { return Self.alone }
     return Self.shared
   }

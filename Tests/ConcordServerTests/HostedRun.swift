@@ -19,7 +19,7 @@ import Testing
 /// updates it is sent, as a real window does.
 final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & Sendable> {
   struct Window {
-    var link: Connection
+    var connection: Connection
     let client: String
     let peer: PeerCredentials
     var lastCseq: Int64 = 0
@@ -82,9 +82,9 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
       logger: logger, fatal: fatal)
     await host.start()
     for (index, peer) in peers.enumerated() {
-      let link = Connection(id: "w\(index + 1)", peer: peer, close: {})
-      _ = await host.welcome(for: link)
-      windows.append(Window(link: link, client: "client-\(index + 1)", peer: peer))
+      let connection = Connection(id: "w\(index + 1)", peer: peer, close: {})
+      _ = await host.welcome(for: connection)
+      windows.append(Window(connection: connection, client: "client-\(index + 1)", peer: peer))
     }
     await settle()
   }
@@ -110,12 +110,12 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
     guard windows[window].views[scope] == nil else { return }
     let logID = await host.logID
     let position = since ? windows[window].left[scope].map { LogPosition(logID: logID, seq: $0.seq) } : nil
-    await host.handle(.attach(scope: scope, since: position), from: windows[window].link)
+    await host.handle(.attach(scope: scope, since: position), from: windows[window].connection)
     await settle()
   }
 
   func detach(_ window: Int, _ scope: String) async {
-    await host.handle(.detach(scope: scope), from: windows[window].link)
+    await host.handle(.detach(scope: scope), from: windows[window].connection)
     await settle()
   }
 
@@ -137,7 +137,7 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
   private func deliver(_ sent: Sent) async {
     awaiting.insert("\(sent.client)/\(sent.cseq)")
     let message = ClientMessage.send(scope: sent.scope, action: sent.action, client: sent.client, cseq: sent.cseq)
-    await host.handle(message, from: windows[sent.window].link)
+    await host.handle(message, from: windows[sent.window].connection)
   }
 
   /// Waits until every action sent has its answer, reading every window's lines meanwhile, then
@@ -164,7 +164,7 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
 
   /// Reads what waits for `window`, keeping its copies of its scopes up to date.
   private func read(_ index: Int) {
-    while let line = windows[index].link.queue.nextLine() {
+    while let line = windows[index].connection.queue.nextLine() {
       let message: ServerMessage
       do {
         message = try WireCoding().decode(ServerMessage.self, from: Array(line.utf8.dropLast()))
@@ -243,8 +243,8 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
     for index in windows.indices {
       let scopes = windows[index].views.keys.sorted()
       for scope in scopes { windows[index].left[scope] = windows[index].views.removeValue(forKey: scope) }
-      windows[index].link = Connection(id: "w\(index + 1)-\(restarts)", peer: windows[index].peer, close: {})
-      _ = await host.welcome(for: windows[index].link)
+      windows[index].connection = Connection(id: "w\(index + 1)-\(restarts)", peer: windows[index].peer, close: {})
+      _ = await host.welcome(for: windows[index].connection)
       for scope in scopes { await attach(index, scope, since: true) }
     }
     await settle()
@@ -352,7 +352,7 @@ final class HostedRun<State: Codable & Sendable & Equatable, Action: Codable & S
         // A scope whose element is gone shows as null.
         let shown = (try? app.scopeJSON(scope, of: finalState)) ?? .null
         report.viewsChecked += 1
-        #expect(view.state == shown, "\(label): \(window.link.id) shows \(scope) as \(view.state.jsonText), not \(shown.jsonText)")
+        #expect(view.state == shown, "\(label): \(window.connection.id) shows \(scope) as \(view.state.jsonText), not \(shown.jsonText)")
       }
     }
     return report
