@@ -3,7 +3,7 @@ import ConcordLog
 import ConcordWire
 
 /// A window's action on its way in: who may send it (client ids, by account), whether it is a
-/// retry, whether it decodes and fits, and then its reduction (``DaemonHost/submit(_:record:waiter:)``).
+/// retry, whether it decodes and fits, and then its reduction (``DaemonHost/submit(_:record:answering:)``).
 extension DaemonHost {
   /// Takes `json` as an action of the scope `scopeName`, sent by `connection` as `(client, cseq)`;
   /// answers it at once when it cannot be taken, else when its commit is durable.
@@ -34,9 +34,9 @@ extension DaemonHost {
     // A retry gets the original answer whatever became of its scope: the element it was sent to
     // may be gone by now (the scope names nothing, so the window could not attach it again).
     let key = ActionKey(client: client, cseq: cseq)
-    if waiters[key] != nil {
+    if answerSlots[key] != nil {
       // A retry of an action still on its way to the log: answered with it.
-      waiters[key, default: []].append(Waiter(connection))
+      answerSlots[key, default: []].append(AnswerSlot(connection))
       return
     }
     if let known, cseq <= known.highestCseq {
@@ -75,7 +75,7 @@ extension DaemonHost {
           cseq: cseq))
     }
     clients[client] = KnownClient(highestCseq: max(known?.highestCseq ?? cseq, cseq), owner: connection.user)
-    submit(action, record: record, waiter: connection)
+    submit(action, record: record, answering: connection)
   }
 
   /// What the host knows of `client`, with its owner: the user of its first action, looked up in

@@ -56,7 +56,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   var pending: [Pending] = []
   /// Who waits for the answer to each `(client, cseq)` reduced but not yet committed, and the
   /// place in each one's queue the answer goes to.
-  var waiters: [ActionKey: [Waiter]] = [:]
+  var answerSlots: [ActionKey: [AnswerSlot]] = [:]
   /// Committing or not, a snapshot in flight or not, and accepting, draining or stopped: see
   /// ``CommitPipeline``.
   var pipeline = CommitPipeline()
@@ -146,12 +146,14 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// queues them all for the next commit: the feedback as entries of its own right after its
   /// cause, in the same batch, so that replaying the log reduces the same actions in the same
   /// order without running any effect.
-  func submit(_ action: Action, record: LogRecord, waiter: Connection?) {
+  func submit(_ action: Action, record: LogRecord, answering connection: Connection?) {
     guard lifecycle.reduces else {
-      waiter?.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: record.cseq))
+      connection?.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: record.cseq))
       return
     }
-    if let waiter { waiters[ActionKey(client: record.client, cseq: record.cseq), default: []].append(Waiter(waiter)) }
+    if let connection {
+      answerSlots[ActionKey(client: record.client, cseq: record.cseq), default: []].append(AnswerSlot(connection))
+    }
     // The record of the step being reduced. Fed-back actions are the daemon's, on behalf of the
     // cause's user and scope, at the cause's time; one that cannot be logged (it cannot be
     // encoded, or is longer than a line) is refused and dropped (it changed nothing) rather
@@ -184,7 +186,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     guard lifecycle.reduces, let record = daemonRecord(action, user: user, scope: scope, at: at ?? actionTime()) else {
       return
     }
-    submit(action, record: record, waiter: nil)
+    submit(action, record: record, answering: nil)
   }
 
   /// The record of an action of the daemon's own, under its next cseq (taken only when the
@@ -312,7 +314,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     for result in appended {
       let key = ActionKey(client: result.entry.record.client, cseq: result.entry.record.cseq)
       let answer = Self.answer(for: result.entry)
-      for waiter in waiters.removeValue(forKey: key) ?? [] { waiter.answer(answer) }
+      for slot in answerSlots.removeValue(forKey: key) ?? [] { slot.answer(answer) }
     }
     for pending in batch {
       guard !pending.work.isNone else { continue }
@@ -352,10 +354,10 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
     let drain = pipeline.fail(because: reason)
     logger.critical("\(reason); stopping")
     // Everyone still waiting, for the failed batch or a later one, is told nothing was saved.
-    for (key, waiting) in waiters {
-      for waiter in waiting { waiter.answer(.error(code: .unavailable, message: "not saved: \(reason)", cseq: key.cseq)) }
+    for (key, slots) in answerSlots {
+      for slot in slots { slot.answer(.error(code: .unavailable, message: "not saved: \(reason)", cseq: key.cseq)) }
     }
-    waiters = [:]
+    answerSlots = [:]
     effects.cancelAll()
     onFatal(reason)
     perform(drain)
@@ -375,8 +377,8 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
 // Outside the generic host, though only it uses them: nested in `DaemonHost<State, Action>`
 // they were generic types too, whose metadata the runtime looked up several times an action.
 
-/// A window waiting for an action's answer, and the place in its queue the answer goes to.
-struct Waiter {
+/// Where an action's answer goes: the window waiting for it, and the place in its queue.
+struct AnswerSlot {
   let connection: Connection
   let place: Int
 
