@@ -76,7 +76,7 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
         fatal.withLock { $0 = reason }
         server.withLock { $0?.close(promise: nil) }
       })
-    let registry = ConnectionRegistry(policy: policy, timing: configuration.windowTiming, eventLoop: eventLoop, logger: logger)
+    let registry = ConnectionRegistry(policy: policy, timing: configuration.connectionTiming, eventLoop: eventLoop, logger: logger)
     let channel = try await bindSocket(group: eventLoops, access: access) { channel in
       try channel.pipeline.syncOperations.addHandlers(
         ByteToMessageHandler(LineFrameDecoder()), ConnectionHandler(host: host, registry: registry))
@@ -85,7 +85,7 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
     logger.info("listening on \(configuration.socketPath)")
     await host.start()
     let housekeeping = eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
-      registry.checkWindows()
+      registry.checkConnections()
     }
 
     // Serves until SIGTERM/SIGINT, or until the log fails (the host closes the server then).

@@ -90,8 +90,8 @@ final class ConnectionRegistry: @unchecked Sendable {
     return promise.futureResult
   }
 
-  /// Pings the quiet windows; drops the dead and the stuck ones.
-  func checkWindows() {
+  /// Pings the quiet connections; drops the dead and the stuck ones.
+  func checkConnections() {
     let now = Connection.now
     for connection in connections.values {
       if let blocked = connection.blockedFor(now: now), blocked > timing.stuckTimeout {

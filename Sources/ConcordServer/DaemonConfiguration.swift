@@ -42,7 +42,7 @@ public struct DaemonConfiguration: Sendable {
 }
 
 extension DaemonConfiguration {
-  var windowTiming: ConnectionRegistry.Timing {
+  var connectionTiming: ConnectionRegistry.Timing {
     ConnectionRegistry.Timing(pingInterval: pingInterval, pingTimeout: pingInterval, stuckTimeout: pingInterval)
   }
 }
