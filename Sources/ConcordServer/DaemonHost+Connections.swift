@@ -134,7 +134,7 @@ extension DaemonHost {
     guard connection.announcesPresence, let lifecycle else { return }
     let event = WindowEvent(user: connection.user, scope: scope, window: connection.id, at: actionTime())
     guard let action = lifecycle(event) else { return }
-    submitFromDaemon(action, user: connection.user, scope: scope, at: event.at)
+    reduceAndQueueOwn(action, user: connection.user, scope: scope, at: event.at)
   }
 
   /// A scope's state as JSON: null when its parameter names nothing (an element that is gone,

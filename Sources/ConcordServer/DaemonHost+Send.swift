@@ -3,7 +3,8 @@ import ConcordLog
 import ConcordWire
 
 /// A window's action on its way in: who may send it (client ids, by account), whether it is a
-/// retry, whether it decodes and fits, and then its reduction (``DaemonHost/submit(_:record:answering:)``).
+/// retry, whether it decodes and fits, and then its reduction
+/// (``DaemonHost/reduceAndQueue(_:record:answering:)``).
 extension DaemonHost {
   /// Takes `json` as an action of the scope `scopeName`, sent by `connection` as `(client, cseq)`;
   /// answers it at once when it cannot be taken, else when its commit is durable.
@@ -75,7 +76,7 @@ extension DaemonHost {
           cseq: cseq))
     }
     clients[client] = KnownClient(highestCseq: max(known?.highestCseq ?? cseq, cseq), owner: connection.user)
-    submit(action, record: record, answering: connection)
+    reduceAndQueue(action, record: record, answering: connection)
   }
 
   /// What the host knows of `client`, with its owner: the user of its first action, looked up in

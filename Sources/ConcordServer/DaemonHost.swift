@@ -137,7 +137,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
 
   /// Sends the app its `booted` lifecycle action: the first action after replay.
   func start() {
-    if let booted = app.lifecycle.booted { submitFromDaemon(booted, user: Self.daemonClient, scope: "") }
+    if let booted = app.lifecycle.booted { reduceAndQueueOwn(booted, user: Self.daemonClient, scope: "") }
   }
 
   // MARK: - Actions
@@ -146,7 +146,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// queues them all for the next commit: the feedback as entries of its own right after its
   /// cause, in the same batch, so that replaying the log reduces the same actions in the same
   /// order without running any effect.
-  func submit(_ action: Action, record: LogRecord, answering connection: Connection?) {
+  func reduceAndQueue(_ action: Action, record: LogRecord, answering connection: Connection?) {
     guard lifecycle.reduces else {
       connection?.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: record.cseq))
       return
@@ -180,13 +180,13 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   }
 
   /// An action of the daemon's own: from an effect or the lifecycle.
-  func submitFromDaemon(_ action: Action, user: String, scope: String, at: Date? = nil) {
+  func reduceAndQueueOwn(_ action: Action, user: String, scope: String, at: Date? = nil) {
     // A cseq is taken only by an action that goes to the log: one that is dropped (the host
     // stopped, or the action cannot be encoded) would leave the daemon's numbering past the log's.
     guard lifecycle.reduces, let record = daemonRecord(action, user: user, scope: scope, at: at ?? actionTime()) else {
       return
     }
-    submit(action, record: record, answering: nil)
+    reduceAndQueue(action, record: record, answering: nil)
   }
 
   /// The record of an action of the daemon's own, under its next cseq (taken only when the
@@ -243,7 +243,7 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   /// while its action waited for the host is dropped here, after the cancellation was reduced.
   private func receive(_ action: Action) {
     guard !Task.isCancelled else { return }
-    submitFromDaemon(action, user: Self.daemonClient, scope: "")
+    reduceAndQueueOwn(action, user: Self.daemonClient, scope: "")
   }
 
   // MARK: - Group commit

@@ -40,7 +40,7 @@ import Testing
     #expect(late.contains { if case .error(.unavailable, _, _) = $0 { true } else { false } })
     // Nor does an effect that delivers late: it takes no daemon cseq the log will never hold.
     let daemonCseq = await host.cseqs.daemon
-    await host.submitFromDaemon(.counter(.increment), user: "concordd", scope: "")
+    await host.reduceAndQueueOwn(.counter(.increment), user: "concordd", scope: "")
     #expect(await host.cseqs.daemon == daemonCseq)
   }
 }

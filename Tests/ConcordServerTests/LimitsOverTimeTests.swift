@@ -63,7 +63,7 @@ import Workspace
     defer { hosted.removeHome() }
     let old = try hosted.makeHost()
     for _ in 1...4 {
-      await old.submitFromDaemon(.notes(.add(text: String(repeating: "n", count: 300_000))), user: "t", scope: "notes")
+      await old.reduceAndQueueOwn(.notes(.add(text: String(repeating: "n", count: 300_000))), user: "t", scope: "notes")
     }
     await old.afterQueuedCommits()
 
@@ -72,12 +72,12 @@ import Workspace
     // An action elsewhere goes through; one that grows the notes does not; one that shrinks them does.
     #expect(try await Self.send(["increment": [:]], to: "counter", cseq: 10, from: window, on: now).type == "ack")
     await now.handle(.attach(scope: "notes", since: nil), from: window)
-    await now.submitFromDaemon(.notes(.add(text: "more")), user: "t", scope: "notes")
+    await now.reduceAndQueueOwn(.notes(.add(text: "more")), user: "t", scope: "notes")
     await now.afterQueuedCommits()
     #expect(await now.committedNow.state.notes.count == 4)
     // The window could not attach the notes: too large to send, it is told so.
     _ = try await window.queue.messages { if case .error(.unknownScope, _, _) = $0 { true } else { false } }
-    await now.submitFromDaemon(.notes(.remove(id: 1)), user: "t", scope: "notes")
+    await now.reduceAndQueueOwn(.notes(.remove(id: 1)), user: "t", scope: "notes")
     await now.afterQueuedCommits()
     try await Task.sleep(for: .milliseconds(50))
     await now.afterQueuedCommits()

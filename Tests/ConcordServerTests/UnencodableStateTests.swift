@@ -66,11 +66,11 @@ import Testing
     let hosted = try InProcessHost(app: Self.app, logger: Logger(label: "t") { _ in LineRecorder(lines: lines) })
     defer { hosted.removeHome() }
     let host = try hosted.makeHost()
-    await host.submitFromDaemon(.set(.infinity), user: "concordd", scope: "")
+    await host.reduceAndQueueOwn(.set(.infinity), user: "concordd", scope: "")
     #expect(await host.cseqs.daemon == 0)
     #expect(lines.all.contains { $0.contains("could not be encoded for the log") })
 
-    await host.submitFromDaemon(.set(5), user: "concordd", scope: "")
+    await host.reduceAndQueueOwn(.set(5), user: "concordd", scope: "")
     await host.afterQueuedCommits()
     #expect(await host.cseqs.daemon == 1)
     #expect(try hosted.log.entry(client: "concordd", cseq: 1)?.record.action == #"{"set":{"_0":5}}"#)
