@@ -3,7 +3,7 @@ import ConcordWire
 import Foundation
 import GRDB
 
-/// An action queued in the outbox that the daemon refused when it was replayed: the person who
+/// An action queued in the outbox that the daemon refused when it was resent: the person who
 /// typed it may have long moved on, so every window of the home shows it, with the daemon's
 /// reason, until someone dismisses it.
 public struct RefusedAction: Sendable, Equatable {
@@ -22,14 +22,14 @@ public struct RefusedAction: Sendable, Equatable {
 }
 
 extension Outbox {
-  /// The actions refused on replay and not dismissed yet, oldest first; at most
+  /// The actions refused when resent and not dismissed yet, oldest first; at most
   /// ``refusedLimit``.
   ///
   /// ```swift
-  /// for refused in try outbox.refusedOnReplay() { print(refused.scope, refused.reason) }
+  /// for refused in try outbox.refusedOnResend() { print(refused.scope, refused.reason) }
   /// try outbox.dismissRefused()
   /// ```
-  public func refusedOnReplay() throws(ClientError) -> [RefusedAction] {
+  public func refusedOnResend() throws(ClientError) -> [RefusedAction] {
     try reading { db in
       try Row.fetchAll(db, sql: "SELECT cseq, sealed FROM refused ORDER BY cseq").map { row in
         let cseq: Int64 = row["cseq"]

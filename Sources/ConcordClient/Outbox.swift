@@ -103,7 +103,7 @@ public final class Outbox: Sendable {
   /// as the daemon will take them, so a window shows it offline as it will be logged.
   ///
   /// - Parameter typed: the words a person typed for it (`move 2 done`), to name it by them if
-  ///   it is refused on replay.
+  ///   it is refused when resent.
   @discardableResult
   public func enqueue(scope: String, action: JSONValue, typed: String? = nil) throws(ClientError) -> QueuedAction {
     try access { db in
@@ -146,11 +146,11 @@ public final class Outbox: Sendable {
   /// The daemon answered the action: it leaves the outbox, and the entry it answered with, if
   /// any, is witnessed.
   ///
-  /// - Parameter refusal: the action and the daemon's reason, for an action it refused on
-  ///   replay: kept for every window of the home to show (``refusedOnReplay()``) until a person
+  /// - Parameter refusal: the action and the daemon's reason, for an action it refused when
+  ///   resent: kept for every window of the home to show (``refusedOnResend()``) until a person
   ///   dismisses it.
   public func remove(
-    cseq: Int64, answeredAt entry: LogPosition? = nil, refusedOnReplay refusal: (action: QueuedAction, reason: String)? = nil
+    cseq: Int64, answeredAt entry: LogPosition? = nil, refusedOnResend refusal: (action: QueuedAction, reason: String)? = nil
   ) throws(ClientError) {
     let refused = refusal.map { sealRefused($0.action, $0.reason) }
     // Not synced: a removal a power cut takes back only sends the action again, which the

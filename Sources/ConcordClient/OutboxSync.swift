@@ -26,7 +26,7 @@ public enum OutboxSync {
     public var refused: Int { results.count - applied }
   }
 
-  /// Replays the outbox over `connection`, unless the daemon's log does not carry on from what
+  /// Resends the outbox over `connection`, unless the daemon's log does not carry on from what
   /// this home has witnessed (``LogDivergence``): then nothing is sent until a person decides.
   /// A replaced log with nothing queued is simply taken on.
   ///
@@ -68,14 +68,14 @@ public enum OutboxSync {
       var refusal: (QueuedAction, String)?
       if case let .refused(reason) = outcome { refusal = (action, reason) }
       try outbox.remove(
-        cseq: action.cseq, answeredAt: entry.map { LogPosition(logID: daemon.logID, seq: $0) }, refusedOnReplay: refusal)
+        cseq: action.cseq, answeredAt: entry.map { LogPosition(logID: daemon.logID, seq: $0) }, refusedOnResend: refusal)
       report.results.append((action, outcome, entry))
       onResult(action, outcome, entry)
     }
     return report
   }
 
-  /// Replays with no window around it.
+  /// Resends with no window around it.
   public static func run(
     _ outbox: Outbox, over connection: ClientConnection, force: Bool = false, acceptRollback: Bool = false,
     witnessedBefore: Outbox.WitnessSnapshot? = nil,

@@ -5,7 +5,7 @@ import ConcordWire
 import Foundation
 
 /// A window's side of one scope, online and offline: the connection (re-established with
-/// backoff), the outbox replayed on every reconnect, and the state shown — the daemon's, with
+/// backoff), the outbox resent on every reconnect, and the state shown — the daemon's, with
 /// the actions still pending applied on top by the app's own reducer (``ClientApp/predict``),
 /// computed again on every update of the daemon's (a rebase, as Replicache does).
 ///
@@ -15,7 +15,7 @@ import Foundation
 ///
 /// ```swift
 /// let session = try WindowSession(home: .resolve(), scope: "counter", app: SampleApp.client)
-/// var events = try session.tick()                  // connects, replays, attaches
+/// var events = try session.tick()                  // connects, resends, attaches
 /// events += try session.submit(["increment": [:]]).events
 /// ```
 public final class WindowSession {
@@ -26,11 +26,11 @@ public final class WindowSession {
     case stateChanged
     /// The daemon answered an action of this window.
     case answered(cseq: Int64, ActionOutcome)
-    /// An action queued in an earlier session (or while offline) was answered on replay, with
+    /// An action queued in an earlier session (or while offline) was answered when resent, with
     /// the log's entry the daemon named.
-    case replayed(QueuedAction, ActionOutcome, entry: Int64?)
+    case resent(QueuedAction, ActionOutcome, entry: Int64?)
     /// The daemon's log does not carry on from what this home has witnessed: nothing was
-    /// replayed. Said once, when it is first met; a rolled-back log also keeps the window away
+    /// resent. Said once, when it is first met; a rolled-back log also keeps the window away
     /// from the daemon (offline, queueing) until a person accepts it.
     case logDiverged(LogDivergence)
     /// An action was kept in the outbox: the daemon is away.
@@ -173,7 +173,7 @@ public final class WindowSession {
       }
       link.connected(connection)
       attached = []
-      let (replayed, divergence) = try replay(witnessedBefore: witnessed)
+      let (resent, divergence) = try resendQueued(witnessedBefore: witnessed)
       let news: [Event] = divergence != self.divergence ? divergence.map { [.logDiverged($0), .stateChanged] } ?? [] : []
       self.divergence = divergence
       if case .rolledBack? = divergence {
@@ -185,7 +185,7 @@ public final class WindowSession {
       }
       user = connection.welcome.user
       try attach()
-      return [.connected(user: connection.welcome.user, logID: connection.welcome.logID)] + replayed + news
+      return [.connected(user: connection.welcome.user, logID: connection.welcome.logID)] + resent + news
         + (try readBuffered())
     } catch {
       return try lose(error)
@@ -334,14 +334,14 @@ public final class WindowSession {
 
   /// Sends the queue; the events of its answers, and how the daemon's log does not carry on
   /// from what this home witnessed, if it does not.
-  private func replay(witnessedBefore: Outbox.WitnessSnapshot) throws(ClientError) -> ([Event], LogDivergence?) {
+  private func resendQueued(witnessedBefore: Outbox.WitnessSnapshot) throws(ClientError) -> ([Event], LogDivergence?) {
     guard let connection else { return ([], nil) }
     var events: [Event] = []
     var other: [ServerMessage] = []
     let report = try OutboxSync.run(
       outbox, over: connection, witnessedBefore: witnessedBefore, attached: &attached, other: { other.append($0) }
     ) {
-      events.append(.replayed($0, $1, entry: $2))
+      events.append(.resent($0, $1, entry: $2))
     }
     unanswered = []
     // The scopes the queue needed are not this window's: it does not watch them any longer.
@@ -356,7 +356,7 @@ public final class WindowSession {
   private func attach() throws(ClientError) {
     guard let connection else { return }
     if attached.contains(scope) {
-      // The replay attached it already: its snapshot came in with the replay.
+      // Resending the queue attached it already: its snapshot came in with the resend.
       return
     }
     var since: LogPosition?

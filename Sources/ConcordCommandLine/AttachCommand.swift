@@ -157,7 +157,7 @@ struct JSONWindow {
       emit(["type": "status", "connected": true, "user": .string(user), "log_id": .string(logID)])
     case let .disconnected(reason):
       emit(["type": "status", "connected": false, "reason": .string(reason), "waiting": .integer(Int64(session.readWaitingCount()))])
-    case let .replayed(action, outcome, entry):
+    case let .resent(action, outcome, entry):
       emit(["type": "replayed", "cseq": .integer(action.cseq), "scope": .string(action.scope), "outcome": .string(outcome.said(entry: entry))])
     case let .logDiverged(divergence):
       let waiting = JSONValue.integer(Int64(session.readWaitingCount()))

@@ -39,9 +39,9 @@ struct LineWindow {
         Terminal.write(lines.joined(separator: "\n") + "\n")
         shown = lines
       }
-      // Refused on replay, by this window or another of the home: said once each, kept until
+      // Refused when resent, by this window or another of the home: said once each, kept until
       // `/dismiss`.
-      for refused in (try? session.outbox.refusedOnReplay()) ?? [] where refused.cseq > toldRefused {
+      for refused in (try? session.outbox.refusedOnResend()) ?? [] where refused.cseq > toldRefused {
         Terminal.write(refused.notice + "\n")
         toldRefused = refused.cseq
       }
@@ -99,8 +99,8 @@ struct LineWindow {
     switch event {
     case let .answered(cseq, .applied): "ok: " + (typed.removeValue(forKey: cseq) ?? "done")
     case let .answered(cseq, .refused(reason)): "refused: " + (typed.removeValue(forKey: cseq).map { "\($0): " } ?? "") + reason
-    case .replayed(_, .refused, _): nil  // told as a refusal on replay, until dismissed
-    case let .replayed(action, _, _): "replayed: \(action.typed ?? action.action.jsonText) (\(action.scope))"
+    case .resent(_, .refused, _): nil  // told as a refusal on replay, until dismissed
+    case let .resent(action, _, _): "replayed: \(action.typed ?? action.action.jsonText) (\(action.scope))"
     case let .queued(_, waiting): "offline: queued (\(waiting) waiting)"
     case let .disconnected(reason): "disconnected: \(reason)"
     case .connected: "connected"

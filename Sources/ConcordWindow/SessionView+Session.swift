@@ -3,7 +3,7 @@ import Foundation
 
 extension SessionView {
   /// What `session` shows now. It reads (and decrypts) the outbox: the actions waiting, the ones
-  /// refused on replay, and the pending ones to predict; when the refused ones cannot be read,
+  /// refused when resent, and the pending ones to predict; when the refused ones cannot be read,
   /// those of `earlier` are kept.
   public init(_ session: WindowSession, keeping earlier: SessionView? = nil) {
     let link: Link
@@ -19,6 +19,6 @@ extension SessionView {
     self.init(
       link: link, logWentBack: logWentBack, seq: session.seq, user: session.userName, shown: session.readShown(),
       waiting: session.readWaitingCount(),
-      refusedOnReplay: (try? session.outbox.refusedOnReplay()) ?? earlier?.refusedOnReplay ?? [])
+      refusedOnResend: (try? session.outbox.refusedOnResend()) ?? earlier?.refusedOnResend ?? [])
   }
 }

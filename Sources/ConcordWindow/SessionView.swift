@@ -26,12 +26,12 @@ public struct SessionView: Sendable, Equatable {
   public var shown: Shown?
   /// The actions waiting in the outbox, every window's and command's of the home.
   public var waiting: Int
-  /// Actions of the home refused on replay and not dismissed yet, oldest first.
-  public var refusedOnReplay: [RefusedAction]
+  /// Actions of the home refused when resent and not dismissed yet, oldest first.
+  public var refusedOnResend: [RefusedAction]
 
   public init(
     link: Link = .offline(retryingAt: nil), logWentBack: Bool = false, seq: Int64? = nil, user: String = "",
-    shown: Shown? = nil, waiting: Int = 0, refusedOnReplay: [RefusedAction] = []
+    shown: Shown? = nil, waiting: Int = 0, refusedOnResend: [RefusedAction] = []
   ) {
     self.link = link
     self.logWentBack = logWentBack
@@ -39,7 +39,7 @@ public struct SessionView: Sendable, Equatable {
     self.user = user
     self.shown = shown
     self.waiting = waiting
-    self.refusedOnReplay = refusedOnReplay
+    self.refusedOnResend = refusedOnResend
   }
 
   public var isConnected: Bool { link == .connected }

@@ -11,7 +11,7 @@ extension WindowModel {
     columns = width
     var frame = WindowFrame(columns: width, rows: rows)
     frame.draw(StyledLine("\u{1B}[7m" + TextFit.pad(" \(scope)", width) + "\u{1B}[0m"), row: 0)
-    let refused = view.refusedOnReplay
+    let refused = view.refusedOnResend
     let bodyRows = max(1, rows - 4 - (refused.isEmpty ? 0 : 1))
     let helpShown = mode.helpScroll != nil
     var position = mode.helpScroll ?? scroll

@@ -34,7 +34,7 @@ extension WindowModel {
       mode = wasShowingHelp ? .scope : .help(ScrollPosition(followsEnd: false))
     case "/dismiss":
       // The refusal shown, the oldest: the next one shows in its place.
-      let refused = view.refusedOnReplay
+      let refused = view.refusedOnResend
       let left = max(0, refused.count - 1)
       outcome = OutcomeLine(refused.isEmpty ? "nothing to dismiss" : left > 0 ? "dismissed; \(left) more" : "dismissed", isError: false, at: now)
       return [remember, .dismissRefused(upTo: refused.first?.cseq ?? 0)]
@@ -69,7 +69,7 @@ extension WindowModel {
     sideways = 0
     mode = .scope
     typed = [:]
-    replayed = (0, 0)
+    resent = (0, 0)
     connectionNote = nil
     rendered = nil
     view = SessionView(user: view.user)

@@ -3,7 +3,7 @@ import ConcordClient
 import Foundation
 
 /// What the session says: answers to lines typed here, the link coming and going, the queue
-/// replayed, and the daemon's log not carrying on from what this home saw.
+/// resent, and the daemon's log not carrying on from what this home saw.
 extension WindowModel {
   mutating func take(_ events: [WindowSession.Event], view: SessionView, at now: Date) -> [Command] {
     self.view = view
@@ -24,12 +24,12 @@ extension WindowModel {
       case let .answered(cseq, .refused(reason)):
         let line = typed.removeValue(forKey: cseq).map { "\($0.line): " } ?? ""
         outcome = OutcomeLine("✗ \(line)\(reason)", isError: true, at: now)
-      case let .replayed(action, result, _):
+      case let .resent(action, result, _):
         // A refusal is shown until dismissed, in every window of the home (its own line).
-        if case .refused = result { replayed.refused += 1 }
-        replayed.sent += 1
-        let refused = replayed.refused > 0 ? " (\(replayed.refused) refused)" : ""
-        connectionNote = OutcomeLine("back, \(replayed.sent) replayed\(refused)", isError: false, at: now)
+        if case .refused = result { resent.refused += 1 }
+        resent.sent += 1
+        let refused = resent.refused > 0 ? " (\(resent.refused) refused)" : ""
+        connectionNote = OutcomeLine("back, \(resent.sent) replayed\(refused)", isError: false, at: now)
         // The notice that it was queued is old news.
         if outcome?.queued == action.cseq { outcome = nil }
       case let .queued(cseq, waiting):
@@ -46,7 +46,7 @@ extension WindowModel {
         outcome = OutcomeLine("\(divergence); nothing is sent: \(divergence.decision)", isError: true, at: now)
       case let .disconnected(reason):
         connectionNote = OutcomeLine(reason, isError: true, at: now)
-        replayed = (0, 0)
+        resent = (0, 0)
       case .connected:
         // "back" only after a loss: the first connection is no news.
         connectionNote = connectionNote.map { _ in OutcomeLine("back", isError: false, at: now) }

@@ -49,7 +49,7 @@ public struct WindowModel {
     /// Show another scope here; answer with ``Event/opened(scope:window:history:)``,
     /// ``Event/openRefused(scope:reason:)`` or ``Event/failed(_:)``.
     case open(scope: String)
-    /// Put away the actions refused on replay up to `cseq` (the one shown).
+    /// Put away, up to `cseq` (the one shown), the actions refused when resent.
     case dismissRefused(upTo: Int64)
     /// Keep a line typed in this scope's history, in the home.
     case rememberLine(String, scope: String)
@@ -90,8 +90,8 @@ public struct WindowModel {
   public internal(set) var hasQuit = false
   /// What each action sent from this window was typed as, and when, by cseq, until answered.
   var typed: [Int64: TypedLine] = [:]
-  /// Queued actions replayed since the link came back, and how many were refused.
-  var replayed = (sent: 0, refused: 0)
+  /// Queued actions resent since the link came back, and how many were refused.
+  var resent = (sent: 0, refused: 0)
   /// The body as last rendered, for the size and mode it was rendered at: a keystroke redraws
   /// the command line, not the scope (rendering a big board takes milliseconds). Dropped
   /// whenever the session says anything, a line is entered, or the scroll or the scope changes.

@@ -67,11 +67,11 @@ import Testing
     // The daemon is back, at the state the window last saw: the queue is sent once, answered.
     let daemon = try ScriptedDaemon(socket: home.socket, logID: Self.logID, count: 3, seq: 5)
     defer { daemon.stop() }
-    let events = try Self.events(of: session!) { if case .replayed = $0 { true } else { false } }
-    let replayed = events.compactMap { event -> String? in
-      if case let .replayed(_, outcome, entry) = event { outcome.said(entry: entry) } else { nil }
+    let events = try Self.events(of: session!) { if case .resent = $0 { true } else { false } }
+    let resent = events.compactMap { event -> String? in
+      if case let .resent(_, outcome, entry) = event { outcome.said(entry: entry) } else { nil }
     }
-    #expect(replayed == ["applied as entry 6"], "events: \(events)")
+    #expect(resent == ["applied as entry 6"], "events: \(events)")
     #expect(events.contains(.connected(user: "tester", logID: Self.logID)))
     #expect(session?.readWaitingCount() == 0)
     #expect(session?.readShown()?.state == ["count": 6])

@@ -68,10 +68,10 @@ import Testing
     let fixture = LogFixture()
     let log = try fixture.open()
     try log.append((1...10).map { record($0) })
-    // A reconnecting window replays cseq 5...10 ahead of 40 new actions, and one of the new ones
+    // A reconnecting window resends cseq 5...10 ahead of 40 new actions, and one of the new ones
     // twice: the retries take no seq and everything after them is chained from where the log is.
-    let replay = (5...10).map { record($0) } + (11...30).map { record($0) } + [record(20)] + (31...50).map { record($0) }
-    let results = try log.append(replay)
+    let resent = (5...10).map { record($0) } + (11...30).map { record($0) } + [record(20)] + (31...50).map { record($0) }
+    let results = try log.append(resent)
     #expect(results.filter(\.isDuplicate).count == 7)
     #expect(results.filter { !$0.isDuplicate }.map(\.entry.seq) == Array(11...50))
     #expect(log.lastSeq == 50)

@@ -11,11 +11,11 @@ import Workspace
 import WorkspaceWindows
 
 /// Windows show every action the moment it is typed and rebase it on each update of the
-/// daemon's; offline too, in windows opened while offline, until the outbox replays. Whatever
+/// daemon's; offline too, in windows opened while offline, until the outbox is resent. Whatever
 /// the order of typing, the daemon going away and coming back, and windows opening: once
 /// everything is answered, each window shows exactly the state the daemon's log holds for its
 /// scope (`concord state SCOPE`, rebuilt from the log alone, is the model). And every action
-/// refused on replay is kept for the home's windows to show.
+/// refused when resent is kept for the home's windows to show.
 ///
 /// Through the real `concordd` and the windows' own sessions (what `concord attach` runs).
 @Suite(.serialized) struct PendingConvergenceProperties {
@@ -24,7 +24,7 @@ import WorkspaceWindows
   @Test func onceEverythingIsAnsweredEveryWindowShowsTheDaemonsState() throws {
     var shownAtOnce = 0
     var offlineActions = 0
-    var refusedOnReplay = 0
+    var refusedOnResend = 0
     for seed in PropertyRandom.seeds(from: 0x0FF_11E, count: 4) {
       print("pending convergence case, seed \(seed)")
       var random = PropertyRandom(seed: seed)
@@ -36,13 +36,13 @@ import WorkspaceWindows
       }
       let home = ConcordHome(directory)
       var windows = try Self.scopes.map { try WindowSession(home: home, scope: $0, app: Workspace.client) }
-      var replayedRefusals = 0
+      var resentRefusals = 0
       func pump(_ seconds: Double = 0.05) throws {
         let deadline = Date().addingTimeInterval(seconds)
         repeat {
           for window in windows {
             for event in try window.tick() + window.socketReadable() {
-              if case .replayed(_, .refused, _) = event { replayedRefusals += 1 }
+              if case .resent(_, .refused, _) = event { resentRefusals += 1 }
             }
           }
           Thread.sleep(forTimeInterval: 0.005)
@@ -88,12 +88,12 @@ import WorkspaceWindows
         mismatch = try Self.mismatch(of: windows, home: directory)
       } while mismatch != nil && Date() < deadline
       #expect(mismatch == nil, "seed \(seed): \(mismatch ?? "")")
-      // Every action refused on replay is kept for the home's windows, until dismissed.
-      let kept = try Outbox.open(home: home).refusedOnReplay()
-      #expect(kept.count == min(replayedRefusals, Outbox.refusedLimit), "seed \(seed)")
-      refusedOnReplay += replayedRefusals
+      // Every action refused when resent is kept for the home's windows, until dismissed.
+      let kept = try Outbox.open(home: home).refusedOnResend()
+      #expect(kept.count == min(resentRefusals, Outbox.refusedLimit), "seed \(seed)")
+      refusedOnResend += resentRefusals
     }
-    print("pending convergence: \(shownAtOnce) actions shown at once, \(offlineActions) typed offline, \(refusedOnReplay) refused on replay")
+    print("pending convergence: \(shownAtOnce) actions shown at once, \(offlineActions) typed offline, \(refusedOnResend) refused on replay")
     if PropertyRandom.replayed == nil {
       #expect(shownAtOnce > 20)
       #expect(offlineActions > 10)

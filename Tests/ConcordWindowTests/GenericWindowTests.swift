@@ -70,7 +70,7 @@ import Testing
     #expect(rows[5] == "◌   id: 2")
     #expect(rows[6] == "◌   text: eggs")
     story.view.link = .connected
-    story.daemon(state: eggs, seq: 2, events: [.connected(user: "ann", logID: "l"), .replayed(queued, .applied, entry: 2)])
+    story.daemon(state: eggs, seq: 2, events: [.connected(user: "ann", logID: "l"), .resent(queued, .applied, entry: 2)])
     #expect(!story.screen.contains("◌"))
   }
 }

@@ -7,7 +7,7 @@ import SampleApp
 import Testing
 
 /// What the window says of its link to the daemon and of what waits: offline, queued and
-/// pending, back and replayed, refused on replay, and a log that does not carry on.
+/// pending, back and resent, refused when resent, and a log that does not carry on.
 @Suite struct WindowModelSessionTests {
   static let counter = WindowModelKeyTests.counter
 
@@ -46,11 +46,11 @@ import Testing
     #expect(story.screenRows[10] == " OFFLINE, retrying in 3s · ◌ 1 pending · 1 waiting")
     story.columns = 100
 
-    // Back: the queue replays; the notice that it was queued is old news.
+    // Back: the queue is resent; the notice that it was queued is old news.
     story.view.link = .connected
     story.view.shown = Shown(state: 15, confirmed: 15)
     story.view.waiting = 0
-    story.tell([.connected(user: "ann", logID: "abc"), .replayed(pending, .applied, entry: 4), .stateChanged])
+    story.tell([.connected(user: "ann", logID: "abc"), .resent(pending, .applied, entry: 4), .stateChanged])
     #expect(story.screen.contains("connected (back, 1 replayed)"))
     #expect(!story.screen.contains("queued while offline"))
     #expect(story.screen.contains("Count: 15"))
@@ -69,29 +69,29 @@ import Testing
     #expect(story.screen.contains("queued while offline: dec (1 waiting); it will likely be refused: the counter is already at zero"))
   }
 
-  @Test func aReplayThatRefusesIsCountedAndTheRefusalStaysUntilDismissed() {
+  @Test func aResendThatRefusesIsCountedAndTheRefusalStaysUntilDismissed() {
     var story = WindowStory(scope: "counter", window: Self.counter, state: 0, columns: 120)
     story.tell([.disconnected(reason: "gone")])
     let refused = [
       RefusedAction(queued: Self.queued(3, "dec", ["decrement": [:]]), reason: "the counter is already at zero"),
       RefusedAction(queued: Self.queued(4, "dec", ["decrement": [:]]), reason: "the counter is already at zero"),
     ]
-    story.view.refusedOnReplay = refused
+    story.view.refusedOnResend = refused
     story.tell([
-      .connected(user: "ann", logID: "abc"), .replayed(refused[0].queued, .refused(reason: "no"), entry: 3),
-      .replayed(Self.queued(5, "inc", ["increment": [:]]), .applied, entry: 9),
+      .connected(user: "ann", logID: "abc"), .resent(refused[0].queued, .refused(reason: "no"), entry: 3),
+      .resent(Self.queued(5, "inc", ["increment": [:]]), .applied, entry: 9),
     ])
     #expect(story.screen.contains("back, 2 replayed (1 refused)"))
     #expect(story.screen.contains("(1 of 2) ✗ refused on replay: the counter is already at zero — `dec` (counter) · /dismiss"))
     story.type("/dismiss")
     #expect(story.lastCommand == .dismissRefused(upTo: 3))
     #expect(story.screen.contains("dismissed; 1 more"))
-    story.view.refusedOnReplay = [refused[1]]
+    story.view.refusedOnResend = [refused[1]]
     story.tell([])
     #expect(!story.screen.contains("(1 of 2)"))
     story.type("/dismiss")
     #expect(story.lastCommand == .dismissRefused(upTo: 4))
-    story.view.refusedOnReplay = []
+    story.view.refusedOnResend = []
     story.tell([])
     #expect(!story.screen.contains("refused on replay"))
     story.type("/dismiss")

@@ -13,7 +13,7 @@ import Testing
     try ConcordCLI.runProgram(binary, arguments, environment: ProcessInfo.processInfo.environment.merging(["CONCORD_HOME": home.path]) { $1 })
   }
 
-  @Test func theSampleAppWithoutItsLookShowsOutlinesTakesJSONAndReplaysOffline() throws {
+  @Test func theSampleAppWithoutItsLookShowsOutlinesTakesJSONAndResendsWhatWasQueuedOffline() throws {
     let home = DaemonUnderTest.makeHome()
     defer {
       _ = try? Self.run(["daemon", "stop"], home: home)

@@ -26,7 +26,7 @@ import Testing
     try ConcordCLI.runProgram(binary, arguments, environment: ProcessInfo.processInfo.environment.merging(["CONCORD_HOME": home.path]) { $1 })
   }
 
-  @Test func twoWindowsFollowEachOtherWorkOfflineReplayOnceAndTheExportVerifies() throws {
+  @Test func twoWindowsFollowEachOtherWorkOfflineResendOnceAndTheExportVerifies() throws {
     let shoplist = try Self.binary()
     let home = DaemonUnderTest.makeHome()
     defer {

@@ -23,7 +23,7 @@ import Glibc
 /// Checked against the real `concordd` (`--app sample`): its log holds each `(client, cseq)` at
 /// most once, and its state is the fold of the queued actions, each once, in order. Each plan
 /// has a seed, printed in every failure; `CONCORD_PROPERTY_SEED=<seed>` runs that plan alone.
-@Suite(.serialized) struct OutboxReplayProperties {
+@Suite(.serialized) struct OutboxResendProperties {
   /// One action done offline: what the outbox queues, and what it means to the app.
   struct Done {
     let scope: String
@@ -65,7 +65,7 @@ import Glibc
     }
   }
 
-  @Test func anInterruptedOutboxReplayAppliesEveryQueuedActionExactlyOnce() throws {
+  @Test func anInterruptedOutboxResendAppliesEveryQueuedActionExactlyOnce() throws {
     var interruptions = 0
     var kills = 0
     var queuedActions = 0
@@ -149,7 +149,7 @@ import Glibc
 
   /// The case the plans above cannot make alone (it needs a second person): an action was
   /// applied, its answer was lost, and before the outbox sends it again someone else removed
-  /// what it was done to. The replay must report what the daemon did — applied — not that the
+  /// what it was done to. The resend must report what the daemon did — applied — not that the
   /// scope names nothing now.
   @Test func aRetryWhoseScopeWasRemovedMeanwhileGetsTheOriginalAnswer() throws {
     let daemon = try DaemonUnderTest().start()
