@@ -99,7 +99,7 @@ struct LineWindow {
     switch event {
     case let .answered(cseq, .applied): "ok: " + (typed.removeValue(forKey: cseq) ?? "done")
     case let .answered(cseq, .refused(reason)): "refused: " + (typed.removeValue(forKey: cseq).map { "\($0): " } ?? "") + reason
-    case .resent(_, .refused, _): nil  // told as a refusal on replay, until dismissed
+    case .resent(_, .refused, _): nil  // told by its refusal notice, until dismissed
     case let .resent(action, _, _): "replayed: \(action.typed ?? action.action.jsonText) (\(action.scope))"
     case let .queued(_, waiting): "offline: queued (\(waiting) waiting)"
     case let .disconnected(reason): "disconnected: \(reason)"

@@ -34,7 +34,7 @@ import Glibc
   @Test func anActionSentWhileTheDaemonIsDownIsQueuedAndAppliedOnceBySync() throws {
     let home = DaemonUnderTest.makeHome()
     defer { try? FileManager.default.removeItem(at: home) }
-    let queued = try ConcordCLI.run(["send", "counter", "dec"], home: home)  // refused on replay: at zero
+    let queued = try ConcordCLI.run(["send", "counter", "dec"], home: home)  // refused when resent: at zero
     #expect(queued.status == 3)
     #expect(queued.output.contains("1 action waiting"))
     try ConcordCLI.run(["send", "counter", #"{"add":{"amount":2}}"#], home: home)

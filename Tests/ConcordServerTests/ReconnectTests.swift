@@ -129,7 +129,7 @@ import Testing
     #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
   }
 
-  /// Replaying a queue attaches the scopes its actions were sent to; once they are answered
+  /// Resending a queue attaches the scopes its actions were sent to; once they are answered
   /// the window lets them go, and watches (and shows in presence) its own scope alone.
   @Test func aWindowLetsGoOfTheScopesOnlyItsQueueNeeded() throws {
     let home = DaemonUnderTest.makeHome()

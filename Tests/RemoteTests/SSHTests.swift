@@ -9,7 +9,7 @@ import Workspace
 
 /// A team on several machines, through real OpenSSH on loopback (``SSHLoopback``): a person on a
 /// laptop reaches the daemon on the server with `CONCORD_HOST=ssh://…`; the daemon records the
-/// account that logged in; the laptop keeps its own outbox for that server and replays it
+/// account that logged in; the laptop keeps its own outbox for that server and resends it
 /// exactly once, even when the link is cut in the middle; and each way it can fail says what
 /// happened and what to do, with the exit codes of the README.
 @Suite(
@@ -66,7 +66,7 @@ struct SSHTests {
   /// Two people, each on a laptop of their own, on one team daemon (run by a service account
   /// for the group, its home named in the URL): each sees the other's change, the log names each
   /// by the account that logged in, and a laptop whose actions were queued while the daemon was
-  /// restarted replays them into the new one.
+  /// restarted resends them to the new one.
   @Test func twoPeopleOnTwoLaptopsShareOneBoard() throws {
     let server = try SSHLoopback()
     defer { server.remove() }
@@ -104,7 +104,7 @@ struct SSHTests {
 
   /// A window on the laptop, through ssh, as a person uses it (tmux): a card typed shows; the
   /// link is cut (the SSH sessions killed); the window goes OFFLINE and shows what is typed as
-  /// pending; the link comes back by itself and the queue replays.
+  /// pending; the link comes back by itself and the queue is resent.
   @Test func aWindowOverSSHKeepsWorkingWhenTheLinkIsCut() throws {
     let server = try SSHLoopback()
     defer { server.remove() }
@@ -123,7 +123,7 @@ struct SSHTests {
     try window.waitForScreen(containing: "OFFLINE", timeout: 20)
     try window.type("add Typed while cut off")
     try window.waitForScreen(containing: "◌ #2 Typed while cut off", "◌ 1 pending")
-    // sshd still listens: the window finds its way back and the queue replays.
+    // sshd still listens: the window finds its way back and the queue is resent.
     try window.waitForScreen(containing: "back, 1 replayed", timeout: 30)
     try window.waitForScreen(without: "◌ #2")
     let board = try JSONValue(parsing: try server.serverConcord(["state", "board"]).output).decode(BoardView.self)

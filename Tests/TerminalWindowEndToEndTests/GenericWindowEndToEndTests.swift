@@ -5,7 +5,7 @@ import Testing
 /// An app with no renderers and no words, as a program of its own (`generic-sample`: the sample
 /// app with its look taken away), in a real terminal: its notes show as an outline, an action
 /// typed as JSON is taken, one typed while the daemon is stopped shows pending (◌) and queued,
-/// and once the program's daemon is started again the queue replays and the mark goes.
+/// and once the program's daemon is started again the queue is resent and the mark goes.
 @Suite(.serialized) struct GenericWindowEndToEndTests {
   static var binary: URL { DaemonUnderTest.binary.deletingLastPathComponent().appending(path: "generic-sample") }
 

@@ -4,8 +4,8 @@ import Testing
 
 /// The offline walk, as a person does it in a real terminal (tmux): the daemon stops; what they
 /// type shows at once, marked pending (◌), in their window and in one opened while offline;
-/// the daemon comes back, and the marks go as the outbox replays. What the daemon refuses on
-/// replay is shown in every window of the home until someone dismisses it.
+/// the daemon comes back, and the marks go as the outbox is resent. What the daemon refuses
+/// then is shown in every window of the home until someone dismisses it.
 @Suite(.serialized) struct OfflineWindowTests {
   @Test func actionsTypedOfflineShowPendingAndAreConfirmedWhenTheDaemonIsBack() throws {
     var daemon = try TerminalWindowTests.board(with: ["Write docs", "Fix login"])
@@ -43,7 +43,7 @@ import Testing
     for window in [board, second] {
       try window.waitForScreen(containing: "#3 Offline card", "connected", "0 waiting", timeout: 20)
       try window.waitForScreen(without: "◌ #")
-      // Refused on replay: said in every window of the home, with the daemon's reason, the
+      // Refused when resent: said in every window of the home, with the daemon's reason, the
       // oldest first.
       try window.waitForScreen(containing: "(1 of 2) ✗ refused on replay: there is no card #9 — `move 9 done` (board)")
       // The notice that it was queued is old news once the daemon is back.

@@ -61,7 +61,7 @@ import Testing
     let sent = try Self.run(shoplist, ["send", "list", "remove 2"], home: home)
     #expect(sent.status == 3, "exit code 3: queued, the daemon is away: \(sent.error)")
 
-    // Back: the queue replays, both windows show the daemon's state, nothing is pending.
+    // Back: the queue is resent, both windows show the daemon's state, nothing is pending.
     let restarted = try Self.run(shoplist, ["daemon", "start"], home: home)
     #expect(restarted.status == 0, "\(restarted.error)")
     try typing.waitForScreen(containing: "connected", "0 waiting", "3. 12 × eggs", timeout: 20)
