@@ -22,13 +22,9 @@ final class Connection: Sendable, Hashable {
     get { presence.load(ordering: .relaxed) }
     set { presence.store(newValue, ordering: .relaxed) }
   }
-  /// Monotonic nanoseconds (0 for never) of: the last line the window sent, the `ping` it has
-  /// not answered yet, and the moment its socket stopped taking bytes while messages waited.
-  /// Atomics, not a lock: the connection touches them on every line.
-  private let heardAt = Atomic<UInt64>(0)
-  private let pingSentAt = Atomic<UInt64>(0)
-  private let blockedSince = Atomic<UInt64>(0)
-  private let inputPaused = Atomic<Bool>(false)
+  /// Whether the window is alive: told what happens, asked its verdict each second (its state
+  /// under a lock the loop alone takes, but for the registry's second check).
+  private let liveness: Mutex<Liveness>
 
   init(id: String, peer: PeerCredentials, close: @escaping @Sendable () -> Void) {
     self.id = id
@@ -36,7 +32,7 @@ final class Connection: Sendable, Hashable {
     // In NFC, as every text from a peer is (`String.nfc`): an account name is compared and logged.
     self.user = peer.userName.nfc
     self.closer = close
-    heardAt.store(Self.now, ordering: .relaxed)
+    liveness = Mutex(Liveness(at: Self.now))
   }
 
   /// Queues a message; a window that is too far behind is told so and disconnected.
@@ -68,60 +64,29 @@ final class Connection: Sendable, Hashable {
 
   /// The window sent a line: it is alive.
   func heard() {
-    heardAt.store(Self.now, ordering: .relaxed)
-    pingSentAt.store(0, ordering: .relaxed)
+    let now = Self.now
+    liveness.withLock { $0.heard(at: now) }
   }
 
   /// The connection paused (true) or resumed (false) taking in what the window sends
-  /// (backpressure). While input is paused what the window said — a `pong` among it — is not
-  /// looked at, so it is neither pinged nor found dead; one that does not read its answers is
-  /// still found stuck.
+  /// (backpressure): see ``Liveness/setInputPaused(_:at:)``.
   func setInputPaused(_ paused: Bool) {
-    guard inputPaused.exchange(paused, ordering: .relaxed) != paused else { return }
-    if !paused { heard() }
+    let now = Self.now
+    liveness.withLock { $0.setInputPaused(paused, at: now) }
   }
 
-  /// Whether the window said nothing for `interval` and has no `ping` outstanding; if so, the
-  /// caller sends one now.
-  func needsPing(after interval: Duration, now: UInt64) -> Bool {
-    guard !inputPaused.load(ordering: .relaxed), pingSentAt.load(ordering: .relaxed) == 0,
-      now - heardAt.load(ordering: .relaxed) > interval.nanoseconds
-    else { return false }
-    pingSentAt.store(now, ordering: .relaxed)
-    return true
-  }
-
-  /// How long the outstanding `ping` has gone unanswered.
-  func pingUnansweredFor(now: UInt64) -> Duration? {
-    guard !inputPaused.load(ordering: .relaxed) else { return nil }
-    let sent = pingSentAt.load(ordering: .relaxed)
-    return sent == 0 ? nil : .nanoseconds(Int64(now - sent))
-  }
-
-  /// The socket stopped (true) or resumed (false) taking bytes. Saying it stopped again keeps
-  /// the moment it first stopped: a window whose scopes keep changing is told so at every
-  /// change, and must still be found stuck once it has read nothing for the timeout.
+  /// The socket stopped (true) or resumed (false) taking bytes: see ``Liveness/setBlocked(_:at:)``.
   func setBlocked(_ blocked: Bool) {
-    if blocked {
-      _ = blockedSince.compareExchange(expected: 0, desired: Self.now, ordering: .relaxed)
-    } else {
-      blockedSince.store(0, ordering: .relaxed)
-    }
+    let now = Self.now
+    liveness.withLock { $0.setBlocked(blocked, at: now) }
   }
 
-  /// How long the window has not been taking bytes while messages wait for it.
-  func blockedFor(now: UInt64) -> Duration? {
-    let since = blockedSince.load(ordering: .relaxed)
-    return since == 0 ? nil : .nanoseconds(Int64(now - since))
+  /// What to do with the window at `now` (a `ping` verdict marks the ping sent).
+  func liveness(at now: UInt64, timing: Liveness.Timing) -> Liveness.Verdict {
+    liveness.withLock { $0.verdict(at: now, timing: timing) }
   }
 
   static func == (a: Connection, b: Connection) -> Bool { a === b }
   func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
-extension Duration {
-  var nanoseconds: UInt64 {
-    let (seconds, attoseconds) = components
-    return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
-  }
-}

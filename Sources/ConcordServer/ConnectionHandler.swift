@@ -12,8 +12,8 @@ import NIOCore
 ///
 /// Backpressure: once the window has as many actions unanswered as ``WriterShare`` allows, the
 /// socket is not read (the channel's `read` is deferred) until answers are written, and lines
-/// already read wait here. A peer that writes without reading fills its own socket, not the
-/// daemon's commits: each group commit takes at most that many of its actions.
+/// already read wait (``ReadGate``). A peer that writes without reading fills its own socket,
+/// not the daemon's commits: each group commit takes at most that many of its actions.
 final class ConnectionHandler: ChannelDuplexHandler {
   typealias InboundIn = ByteBuffer
   typealias OutboundIn = ByteBuffer
@@ -26,14 +26,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
   private var greeted = false
   private var flushScheduled = false
   private var closing = false
-  /// The peer shut its write side: once everything it sent is answered, the connection closes.
-  private var inputClosed = false
-  /// Lines read while the window had as many actions unanswered as it may, handled in order as
-  /// answers are written: at most what the reads before the pause brought.
-  private var held = CircularBuffer<ByteBuffer>()
-  /// The channel asked to read while the window was saturated: the read is deferred until it no
-  /// longer is.
-  private var readDeferred = false
+  /// What the window sends: taken in, held, or left unread while it is saturated; and whether
+  /// its input ended (once everything it sent is answered, the connection closes).
+  private var gate = ReadGate<ByteBuffer>()
 
   init(host: any ConnectionHost, registry: ConnectionRegistry) {
     self.host = host
@@ -67,23 +62,21 @@ final class ConnectionHandler: ChannelDuplexHandler {
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     // No connection: a refused peer, whose lines are dropped until it is closed. Nothing is
     // taken after an over-long line either: the connection is closing.
-    guard let connection, !inputClosed else { return }
+    guard let connection, !gate.inputEnded else { return }
     connection.heard()
-    let line = unwrapInboundIn(data)
-    if !held.isEmpty || isSaturated(connection) {
-      held.append(line)
-      connection.setInputPaused(true)
-    } else {
+    if let line = gate.lineRead(unwrapInboundIn(data), saturated: isSaturated(connection)) {
       handle(line, from: connection)
+    } else {
+      connection.setInputPaused(true)
     }
   }
 
   func read(context: ChannelHandlerContext) {
-    if let connection, !held.isEmpty || isSaturated(connection) {
-      readDeferred = true
-      connection.setInputPaused(true)
-    } else {
+    guard let connection else { return context.read() }
+    if gate.readRequested(saturated: isSaturated(connection)) {
       context.read()
+    } else {
+      connection.setInputPaused(true)
     }
   }
 
@@ -91,15 +84,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
   /// reads again if a read was deferred.
   private func handleHeld(context: ChannelHandlerContext, connection: Connection) {
     // Every write turn of every window comes here (the fan-out too): most hold nothing.
-    guard readDeferred || !held.isEmpty else { return }
-    while !held.isEmpty, !isSaturated(connection) {
-      handle(held.removeFirst(), from: connection)
+    guard gate.isPaused else { return }
+    while let line = gate.nextHeld(saturated: isSaturated(connection)) {
+      handle(line, from: connection)
     }
-    if readDeferred, held.isEmpty, !isSaturated(connection) {
-      readDeferred = false
-      context.read()
-    }
-    connection.setInputPaused(readDeferred || !held.isEmpty)
+    if gate.resumeReading(saturated: isSaturated(connection)) { context.read() }
+    connection.setInputPaused(gate.isPaused)
   }
 
   /// Whether the window has as many actions unanswered as it may: then nothing more of what it
@@ -141,7 +131,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
   func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
     if case ChannelEvent.inputClosed = event {
       // Every line before the half-close was read (the line decoder passes them on first).
-      inputClosed = true
+      gate.endInput()
       flushQueue()
     }
     context.fireUserInboundEventTriggered(event)
@@ -162,7 +152,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     if case WireError.lineTooLong = error, let connection {
       // Like a half-close: what was read before is still answered, then the connection closes.
       connection.send(.error(code: .tooLong, message: WireError.lineTooLong.description + "; closing", cseq: nil))
-      inputClosed = true
+      gate.endInput()
       flushQueue()
     } else {
       registry.logger.debug("window \(connection?.id ?? "-"): \(error)")
@@ -203,7 +193,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
     connection.setBlocked(!context.channel.isWritable && !connection.queue.isEmpty)
     handleHeld(context: context, connection: connection)
-    if inputClosed, held.isEmpty, connection.queue.isEmpty { closeOnceWritten(context: context) }
+    if gate.mayClose(queueEmpty: connection.queue.isEmpty) { closeOnceWritten(context: context) }
   }
 
   /// Closes once the writes already handed to the channel are done: a peer that half-closed has

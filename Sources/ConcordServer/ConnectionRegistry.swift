@@ -14,18 +14,9 @@ import Glibc
 /// Once a second it looks after the windows: a `ping` to the quiet ones, a disconnect for the
 /// ones that do not answer it or have not taken a byte for too long.
 final class ConnectionRegistry: @unchecked Sendable {
-  struct Timing: Sendable {
-    /// A window that has said nothing for this long is sent a `ping`.
-    var pingInterval: Duration = .seconds(30)
-    /// A `ping` unanswered for this long means the peer is dead.
-    var pingTimeout: Duration = .seconds(30)
-    /// A window that takes no bytes for this long while messages wait is dropped.
-    var stuckTimeout: Duration = .seconds(30)
-  }
-
   let policy: PeerPolicy
   let logger: Logger
-  let timing: Timing
+  let timing: Liveness.Timing
   /// How many actions each window may have unanswered.
   let writers = WriterShare()
   /// The windows to write at the end of this turn of the loop.
@@ -35,7 +26,7 @@ final class ConnectionRegistry: @unchecked Sendable {
   private var admitted = 0
   private var whenEmpty: EventLoopPromise<Void>?
 
-  init(policy: PeerPolicy, timing: Timing, eventLoop: any EventLoop, logger: Logger) {
+  init(policy: PeerPolicy, timing: Liveness.Timing, eventLoop: any EventLoop, logger: Logger) {
     self.policy = policy
     self.timing = timing
     self.eventLoop = eventLoop
@@ -94,15 +85,18 @@ final class ConnectionRegistry: @unchecked Sendable {
   func checkConnections() {
     let now = Connection.now
     for connection in connections.values {
-      if let blocked = connection.blockedFor(now: now), blocked > timing.stuckTimeout {
-        logger.notice("window \(connection.id) has not read anything for \(timing.stuckTimeout): disconnected")
-        connection.disconnect(reason: "it has not read anything for \(timing.stuckTimeout)")
-      } else if let unanswered = connection.pingUnansweredFor(now: now), unanswered > timing.pingTimeout {
-        logger.notice("window \(connection.id) did not answer a ping for \(timing.pingTimeout): disconnected")
-        connection.disconnect(reason: "no answer to ping for \(timing.pingTimeout)")
-      } else if connection.needsPing(after: timing.pingInterval, now: now) {
+      switch connection.liveness(at: now, timing: timing) {
+      case .alive:
+        break
+      case .ping:
         // Not an answer: it goes out even while the window awaits one.
         connection.queue.push(.ping)
+      case .stuck:
+        logger.notice("window \(connection.id) has not read anything for \(timing.stuckTimeout): disconnected")
+        connection.disconnect(reason: "it has not read anything for \(timing.stuckTimeout)")
+      case .gone:
+        logger.notice("window \(connection.id) did not answer a ping for \(timing.pingTimeout): disconnected")
+        connection.disconnect(reason: "no answer to ping for \(timing.pingTimeout)")
       }
     }
   }

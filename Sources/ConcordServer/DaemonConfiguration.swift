@@ -42,8 +42,8 @@ public struct DaemonConfiguration: Sendable {
 }
 
 extension DaemonConfiguration {
-  var connectionTiming: ConnectionRegistry.Timing {
-    ConnectionRegistry.Timing(pingInterval: pingInterval, pingTimeout: pingInterval, stuckTimeout: pingInterval)
+  var connectionTiming: Liveness.Timing {
+    Liveness.Timing(pingInterval: pingInterval, pingTimeout: pingInterval, stuckTimeout: pingInterval)
   }
 }
 
