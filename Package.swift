@@ -323,11 +323,13 @@ let package = Package(
       // The independent export verifier the tests run beside AuditExport.verify.
       exclude: ["audit_verify_model.py"]
     ),
-    // JSON as the wire and the audit export read it, and the memos kept of it.
+    // JSON as the wire and the audit export read it: parsing, writing, text, dates, the memos.
     .testTarget(name: "ConcordJSONTests", dependencies: ["ConcordJSON", "PropertyRandom"]),
+    // Homes, accounts and sockets on this machine.
+    .testTarget(name: "ConcordPlatformTests", dependencies: ["ConcordPlatform"]),
     .testTarget(
       name: "ConcordWireTests",
-      dependencies: ["ConcordPlatform", "ConcordWire", "PropertyRandom"]
+      dependencies: ["ConcordWire", "PropertyRandom"]
     ),
     .testTarget(
       name: "WorkspaceTests",

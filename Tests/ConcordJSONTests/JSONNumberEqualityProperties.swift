@@ -1,4 +1,4 @@
-import ConcordWire
+import ConcordJSON
 import Foundation
 import PropertyRandom
 import Testing

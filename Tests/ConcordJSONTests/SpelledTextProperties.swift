@@ -1,4 +1,4 @@
-import ConcordWire
+import ConcordJSON
 import PropertyRandom
 import Testing
 

@@ -1,5 +1,4 @@
 import ConcordPlatform
-import ConcordWire
 import Foundation
 import Testing
 
