@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Writes Tests/ConcordServerTests/Fixtures/workspace-vN/ (N: Workspace.version of this checkout):
+# Writes Tests/ConcordReplayTests/Fixtures/workspace-vN/ (N: Workspace.version of this checkout):
 # a Workspace log made by the binaries
 # built from this checkout, holding every kind of Workspace action (every board, column, card
 # and chat command, presence, a reminder that fell due, a restart's `booted`), with its key.
@@ -16,7 +16,7 @@ swift build --product concordd
 swift build --product concord
 bin=.build/debug
 version=$(sed -n 's/.*public static let version = \([0-9]*\).*/\1/p' Sources/Workspace/Workspace.swift)
-out=Tests/ConcordServerTests/Fixtures/workspace-v$version
+out=Tests/ConcordReplayTests/Fixtures/workspace-v$version
 home=$(mktemp -d /tmp/concord-fixture-XXXXXX)
 chmod 700 "$home"
 trap 'kill "$daemon" 2>/dev/null || true; rm -rf "$home"' EXIT
