@@ -71,14 +71,12 @@ final class Connection: Sendable, Hashable {
   /// The connection paused (true) or resumed (false) taking in what the window sends
   /// (backpressure): see ``Liveness/setInputPaused(_:at:)``.
   func setInputPaused(_ paused: Bool) {
-    let now = Self.now
-    liveness.withLock { $0.setInputPaused(paused, at: now) }
+    liveness.withLock { $0.setInputPaused(paused, at: Self.now) }
   }
 
   /// The socket stopped (true) or resumed (false) taking bytes: see ``Liveness/setBlocked(_:at:)``.
   func setBlocked(_ blocked: Bool) {
-    let now = Self.now
-    liveness.withLock { $0.setBlocked(blocked, at: now) }
+    liveness.withLock { $0.setBlocked(blocked, at: Self.now) }
   }
 
   /// What to do with the window at `now` (a `ping` verdict marks the ping sent).

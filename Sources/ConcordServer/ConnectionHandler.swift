@@ -29,6 +29,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
   /// What the window sends: taken in, held, or left unread while it is saturated; and whether
   /// its input ended (once everything it sent is answered, the connection closes).
   private var gate = ReadGate<ByteBuffer>()
+  /// What the window's liveness was last told of its socket: told again only when it changes
+  /// (every write turn of every window asks, and telling takes the connection's lock).
+  private var socketBlocked = false
 
   init(host: any ConnectionHost, registry: ConnectionRegistry) {
     self.host = host
@@ -141,10 +144,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
     if context.channel.isWritable {
       // The window took bytes: it is reading, however slowly, so the stuck rule's clock starts
       // again (`setBlocked(true)` keeps the first moment, for a window that never reads).
-      connection?.setBlocked(false)
+      setSocketBlocked(false)
       flushQueue()
     } else {
-      connection?.setBlocked(true)
+      setSocketBlocked(true)
     }
   }
 
@@ -191,9 +194,15 @@ final class ConnectionHandler: ChannelDuplexHandler {
       guard let buffer = nextBuffer(of: connection, allocator: context.channel.allocator) else { break }
       context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
     }
-    connection.setBlocked(!context.channel.isWritable && !connection.queue.isEmpty)
+    setSocketBlocked(!context.channel.isWritable && !connection.queue.isEmpty)
     handleHeld(context: context, connection: connection)
     if gate.mayClose(queueEmpty: connection.queue.isEmpty) { closeOnceWritten(context: context) }
+  }
+
+  private func setSocketBlocked(_ blocked: Bool) {
+    guard blocked != socketBlocked else { return }
+    socketBlocked = blocked
+    connection?.setBlocked(blocked)
   }
 
   /// Closes once the writes already handed to the channel are done: a peer that half-closed has

@@ -57,18 +57,23 @@ struct Liveness: Sendable, Equatable {
 
   /// The daemon stopped (true) or resumed (false) taking in what the window sends. Resuming
   /// counts as hearing it: what it said meanwhile was not looked at.
-  mutating func setInputPaused(_ paused: Bool, at now: UInt64) {
+  ///
+  /// - Parameter now: read only when the state changes (the clock is not free, and this is
+  ///   said on every held line).
+  mutating func setInputPaused(_ paused: Bool, at now: @autoclosure () -> UInt64) {
     guard paused != inputPaused else { return }
     inputPaused = paused
-    if !paused { heard(at: now) }
+    if !paused { heard(at: now()) }
   }
 
   /// The socket stopped (true) or resumed (false) taking bytes. Saying it stopped again keeps
   /// the moment it first stopped: a window whose scopes keep changing is told so at every
   /// change, and must still be found stuck once it has read nothing for the timeout.
-  mutating func setBlocked(_ blocked: Bool, at now: UInt64) {
+  ///
+  /// - Parameter now: read only when the window first stops (this is said on every write turn).
+  mutating func setBlocked(_ blocked: Bool, at now: @autoclosure () -> UInt64) {
     if blocked {
-      if blockedSince == nil { blockedSince = now }
+      if blockedSince == nil { blockedSince = now() }
     } else {
       blockedSince = nil
     }

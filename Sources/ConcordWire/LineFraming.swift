@@ -20,13 +20,19 @@ public struct LineFraming: Sendable {
     public let content: Range<Int>
     /// The index just past the line's newline: where the next line begins.
     public let end: Int
+
+    @inlinable
+    init(content: Range<Int>, end: Int) {
+      self.content = content
+      self.end = end
+    }
   }
 
   /// The longest line, in bytes, without its `\r\n`.
   public let maximumBytes: Int
   /// How far the bytes from the current line's start were searched already, so that a line
   /// arriving in many reads is searched once.
-  private var searched = 0
+  @usableFromInline var searched = 0
 
   public init(maximumBytes: Int = WireLimits.maximumMessageBytes) {
     self.maximumBytes = maximumBytes
@@ -38,6 +44,9 @@ public struct LineFraming: Sendable {
   /// - Parameter bytes: the unread bytes, from the start of a line.
   /// - Throws: ``WireError/lineTooLong`` when the line is, or can no longer be anything but,
   ///   longer than ``maximumBytes``.
+  // Inlinable: each reader's own byte collection (NIO's buffer view, an array slice) gets a
+  // specialized search, not a generic walk through witness tables for every byte.
+  @inlinable
   public mutating func nextLine<Bytes: RandomAccessCollection>(in bytes: Bytes) throws(WireError) -> Line?
   where Bytes.Element == UInt8, Bytes.Index == Int {
     let from = bytes.index(bytes.startIndex, offsetBy: min(searched, bytes.count))
