@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Where the CPU of one durable action goes: concordd beside the C reference daemon.
 
-For each daemon (concordd, and ref_daemon of bench-ref) and each client count, the tool starts a
+For each daemon (concordd, and the C reference's ref_daemon) and each client count, the tool starts a
 fresh daemon, drives it closed-loop (each connection has one action outstanding), lets it warm up,
 then over a measured window of --seconds it reads:
 
   * acks: concordd's are counted by this tool's clients; the reference's are the rows its log gained
-    (SQLite, read at the start and the end of the window; pp_epoll's own rate is printed beside);
+    (SQLite, read at the start and the end of the window; ref_load's own rate is printed beside);
   * CPU per thread of the daemon, ns-precise, from /proc/PID/task/TID/schedstat, grouped by thread
     name (digits in a name become *, so NIO-ELT-0-#0 and NIO-ELT-1-#1 are one group; "-qos.overcommit"
     and "oot.default-qos" are libdispatch workers, their names cut to 15 characters by Linux);
@@ -105,7 +105,7 @@ USER_RULES = [
     ("app, host (ConcordServer, -App, -Wire, Concord)", "module",
      r"^(Concord\w*|concordd|SampleApp|CounterApp|CasePaths|IdentifiedCollections|OrderedCollections|DequeModule"
      r"|Logging|ServiceLifecycle)$"),
-    ("ref_daemon's own code", "dso", r"^(ref_daemon|pp_epoll)$"),
+    ("ref_daemon's own code", "dso", r"^(ref_daemon|ref_load)$"),
     (CALLER, "module", r"^Swift$"),
     (CALLER, "sym", r"^_?\$s[^0-9sS]"),  # thunks (reabstraction, partial apply) of no module
     (CALLER, "dso", r"^(libswiftCore|libswift_StringProcessing|libswift_RegexParser|libswiftSynchronization)\.so"),
@@ -392,31 +392,27 @@ def run_concordd(binary, clients, args, work):
 # --- the C reference ----------------------------------------------------------------------------
 
 def build_ref(args, work):
-    source = args.bench_ref or os.environ.get("CONCORD_BENCH_REF") or os.path.join(REPO, "..", "shared", "bench-ref")
-    if not os.path.exists(os.path.join(source, "src", "ref_daemon.c")):
-        print(f"account: no C reference at {os.path.abspath(source)} (set CONCORD_BENCH_REF): skipping it")
-        return None
-    build = os.path.join(work, "bench-ref")
-    shutil.copytree(source, build, ignore=shutil.ignore_patterns("bin"))  # the folder may be read-only
-    subprocess.run(["make", "-s", "bin/ref_daemon", "bin/pp_epoll"], cwd=build, check=True)
+    # Benchmarks/Reference, built with the system's C compiler.
+    build = os.path.join(work, "reference")
+    subprocess.run([os.path.join(REPO, "scripts", "build-reference.sh"), build], check=True, stdout=subprocess.DEVNULL)
     return build
 
 
 def run_ref(build, clients, args, work):
     sock, db = os.path.join(work, "ref.sock"), os.path.join(work, f"ref-c{clients}.sqlite")
-    daemon = spawn([os.path.join(build, "bin/ref_daemon"), sock, db, "FULL"], os.path.join(work, f"ref-c{clients}.log"))
+    daemon = spawn([os.path.join(build, "ref_daemon"), sock, db, "FULL"], os.path.join(work, f"ref-c{clients}.log"))
     wait_for(sock, daemon, "ref_daemon")
     log = sqlite3.connect(db, timeout=10)
 
     def logged():
         return log.execute("SELECT max(seq) FROM log").fetchone()[0] or 0
 
-    # pp_epoll measures from 0.5 s after its start: make it run past our windows' end too. The
-    # arguments are Anchors.swift's: 200-byte actions, 8-byte acks.
+    # ref_load measures from 0.5 s after its start: make it run past our windows' end too. The
+    # payload is Anchors.swift's: 200-byte actions.
     start = time.monotonic()
-    load_log = os.path.join(work, f"pp_epoll-c{clients}.log")
-    load = spawn([os.path.join(build, "bin/pp_epoll"), sock, str(clients),
-                  "%.2f" % (args.warmup + 2 * args.seconds), "200", "8"], load_log)
+    load_log = os.path.join(work, f"ref_load-c{clients}.log")
+    load = spawn([os.path.join(build, "ref_load"), sock, str(clients),
+                  "%.2f" % (args.warmup + 2 * args.seconds), "200"], load_log)
     t0 = start + args.warmup
     t1 = t0 + args.seconds
     figures = measure(daemon.pid, f"ref-c{clients}", t0, t1, args, work,
@@ -430,8 +426,8 @@ def run_ref(build, clients, args, work):
     with open(load_log) as f:
         line = f.read()
     m = dict(re.findall(r"(\w+)=([\d.]+)", line))
-    extra = {"pp_epoll_rt_per_s": float(m.get("rt_per_s", "nan")), "pp_epoll_p50_us": float(m.get("p50", "nan")),
-             "pp_epoll_p99_us": float(m.get("p99", "nan"))}
+    extra = {"ref_load_rt_per_s": float(m.get("rt_per_s", "nan")), "ref_load_p50_us": float(m.get("p50", "nan")),
+             "ref_load_p99_us": float(m.get("p99", "nan"))}
     return finish(figures, acks1 - acks0, args.seconds, load1 - load0, extra)
 
 
@@ -536,7 +532,7 @@ def report(runs, perf_ok, top):
     row("wall µs/action (1e6 / acks per s)", [runs[c]["wall_us"] for c in cols])
     row("cores busy (CPU / wall)", [runs[c]["cores_busy"] for c in cols], "{:>13.2f}")
     row("acks/s", [runs[c]["acks_per_s"] for c in cols], "{:>13.0f}")
-    row("acks/s by pp_epoll (its own window)", [runs[c].get("pp_epoll_rt_per_s") for c in cols], "{:>13.0f}")
+    row("acks/s by ref_load (its own window)", [runs[c].get("ref_load_rt_per_s") for c in cols], "{:>13.0f}")
     row("load generator CPU µs/action (not above)", [runs[c]["load_cpu_us"] for c in cols])
     if perf_ok:
         row("perf samples", [runs[c]["samples"] for c in cols], "{:>13.0f}")
@@ -568,7 +564,6 @@ def main():
     parser.add_argument("--keep", metavar="DIR", help="keep the perf.data files in DIR")
     parser.add_argument("--concordd", default=os.path.join(REPO, ".build/release/concordd"),
                         help="the concordd binary (default .build/release/concordd; it is copied first)")
-    parser.add_argument("--bench-ref", help="the bench-ref folder (default $CONCORD_BENCH_REF, else ../shared/bench-ref)")
     parser.add_argument("--only", choices=["concordd", "ref"], help="measure one daemon only")
     parser.add_argument("--top", type=int, default=0, metavar="N", help="also list each run's N hottest leaf symbols")
     parser.add_argument("--frequency", type=int, default=1999, help="perf samples per second per thread (default 1999)")

@@ -6,7 +6,8 @@
 #   scripts/bench.sh window          a window's redraw of a 1,000-card board and a 10,000-message
 #                                    channel (goal: under 5 ms a change)
 #   scripts/bench.sh daemon [--quick] concordd against Redis (appendfsync always) and the C
-#                                    reference daemon of ../shared/bench-ref: about 3 minutes
+#                                    reference daemon of Benchmarks/Reference, alone and sending
+#                                    every connection an update per commit: about 3 minutes
 #   scripts/bench.sh daemon --against-revision REV [--rounds N] [--quick]
 #                                    this build's concordd against REV's, alternating in one run
 #                                    (REV built in .build-against/): about 3 minutes for 5 rounds
@@ -40,7 +41,7 @@ fi
 if [[ "${1:-}" == "daemon" ]]; then
   shift
   # The anchors: Redis from Debian, and a C compiler for the reference daemon.
-  concord_install_system_packages redis-server redis-tools gcc make
+  concord_install_system_packages redis-server redis-tools gcc
   swift build -c release --product concordd
   swift build -c release --product concord-daemon-bench
   exec .build/release/concord-daemon-bench "$@"
@@ -48,7 +49,7 @@ fi
 if [[ "${1:-}" == "account" ]]; then
   shift
   # perf samples the daemons; a C compiler builds the reference daemon.
-  concord_install_system_packages linux-perf gcc make python3
+  concord_install_system_packages linux-perf gcc python3
   swift build -c release --product concordd
   exec python3 scripts/account.py "$@"
 fi

@@ -9,8 +9,9 @@ source scripts/system-packages.sh
 # (workspace_schema_peer.py); sqlite3 imports a CSV export as an auditor's database would;
 # OpenSSH (server and client) carries the remote-daemon tests (SSHTests: a real sshd on loopback),
 # iproute2 makes their two "machines" in network namespaces joined by a veth pair; systemd
-# brings systemd-analyze, which reads the shipped user unit (DaemonUnitTests).
-concord_install_system_packages python3 python3-jsonschema sqlite3 openssh-server openssh-client iproute2 systemd
+# brings systemd-analyze, which reads the shipped user unit (DaemonUnitTests); gcc builds the
+# benchmarks' C reference daemon (ReferenceDaemonTests).
+concord_install_system_packages python3 python3-jsonschema sqlite3 openssh-server openssh-client iproute2 systemd gcc
 
 swift build --build-tests
 # The starter app, a package of its own that depends on Concord by path: ShopListEndToEndTests

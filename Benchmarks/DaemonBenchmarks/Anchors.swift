@@ -51,47 +51,50 @@ struct RedisAnchor {
   }
 }
 
-/// The C reference daemon of bench-ref (epoll, XChaCha20-Poly1305, SQLite group commit with
-/// synchronous=FULL) under its closed-loop load generator: the physical limit of the durable path.
+/// The C reference daemon (Benchmarks/Reference: epoll, XChaCha20-Poly1305, SQLite group commit
+/// with synchronous=FULL) under its closed-loop load generator: the physical limit of the durable
+/// path. Measured twice: answering each request alone, and also sending every connection an
+/// update after each commit, as concordd does for windows attached to the counter.
 struct ReferenceDaemonAnchor {
-  let ref: URL
-
-  /// `CONCORD_BENCH_REF`, else `../shared/bench-ref` beside the package.
-  init?() {
-    let configured = ProcessInfo.processInfo.environment["CONCORD_BENCH_REF"]
-    let url = URL(filePath: configured ?? FileManager.default.currentDirectoryPath + "/../shared/bench-ref").standardized
-    guard FileManager.default.fileExists(atPath: url.appending(path: "src/ref_daemon.c").path) else { return nil }
-    ref = url
+  /// What the reference did at each client count, without and with an update to every
+  /// connection after each commit.
+  struct Figures {
+    var plain: [Int: LoadFigures] = [:]
+    var withUpdates: [Int: LoadFigures] = [:]
   }
 
-  func measure(clients: [Int], seconds: Double, in directory: URL) throws -> [Int: LoadFigures] {
-    // Built in a copy: the reference folder may be read-only.
-    let build = directory.appending(path: "bench-ref")
-    try FileManager.default.copyItem(at: ref, to: build)
-    _ = try runToEnd("/usr/bin/make", ["-s", "bin/ref_daemon", "bin/pp_epoll"], in: build)
-    let socket = directory.appending(path: "ref.sock").path
-    let daemon = try ChildProcess(build.appending(path: "bin/ref_daemon").path, [
-      socket, directory.appending(path: "ref.sqlite").path, "FULL",
-    ], outputIn: directory)
-    defer { daemon.stop() }
-    try daemon.wait(timeout: 10, for: "ref_daemon") { FileManager.default.fileExists(atPath: socket) }
-    var figures: [Int: LoadFigures] = [:]
-    for count in clients {
-      // Payload 200 bytes (about an action), reply 8 bytes (the seq).
-      let text = try runToEnd(build.appending(path: "bin/pp_epoll").path, [socket, "\(count)", "\(seconds)", "200", "8"])
-      figures[count] = try Self.parse(text)
+  /// The repository this benchmark was built from.
+  static let repository = URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  func measure(clients: [Int], seconds: Double, in directory: URL) throws -> Figures {
+    let build = directory.appending(path: "reference")
+    _ = try runToEnd(Self.repository.appending(path: "scripts/build-reference.sh").path, [build.path])
+    var figures = Figures()
+    for updates in [false, true] {
+      let socket = directory.appending(path: "ref-\(updates ? "updates" : "plain").sock").path
+      let daemon = try ChildProcess(build.appending(path: "ref_daemon").path, [
+        socket, directory.appending(path: "ref-\(updates ? "updates" : "plain").sqlite").path, "FULL",
+      ] + (updates ? ["updates"] : []), outputIn: directory)
+      defer { daemon.stop() }
+      try daemon.wait(timeout: 10, for: "ref_daemon") { FileManager.default.fileExists(atPath: socket) }
+      for count in clients {
+        // Payload 200 bytes, about an action.
+        let text = try runToEnd(build.appending(path: "ref_load").path, [socket, "\(count)", "\(seconds)", "200"])
+        if updates { figures.withUpdates[count] = try Self.parse(text) } else { figures.plain[count] = try Self.parse(text) }
+      }
     }
     return figures
   }
 
-  /// `pp_epoll ... rt_per_s=N p50=Xus p99=Yus ...`
+  /// `ref_load connections=N seconds=S rt_per_s=R p50=Xus p99=Yus acks=A updates=U`
   static func parse(_ text: String) throws -> LoadFigures {
     func value(_ key: String) -> Double? {
       guard let range = text.range(of: " \(key)=") else { return nil }
       return Double(text[range.upperBound...].prefix { $0.isNumber || $0 == "." })
     }
     guard let rate = value("rt_per_s"), let p50 = value("p50"), let p99 = value("p99") else {
-      throw DriveError("cannot read pp_epoll's output: \(text)")
+      throw DriveError("cannot read ref_load's output: \(text)")
     }
     return LoadFigures(perSecond: rate, p50: p50, p99: p99)
   }

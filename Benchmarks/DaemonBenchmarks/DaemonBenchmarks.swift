@@ -114,20 +114,18 @@ struct DaemonBenchmarks {
     } else {
       print("redis-server or redis-benchmark not found: install redis-server and redis-tools (scripts/bench.sh does)")
     }
-    var reference: [Int: LoadFigures] = [:]
-    if let anchor = ReferenceDaemonAnchor() {
-      print("bench-ref: ref_daemon under pp_epoll…")
-      reference = try anchor.measure(clients: clientCounts, seconds: seconds, in: directory)
-    } else {
-      print("bench-ref not found (set CONCORD_BENCH_REF to its folder): the C reference is left out")
-    }
+    print("the C reference (Benchmarks/Reference): ref_daemon under ref_load, without and with updates…")
+    let reference = try ReferenceDaemonAnchor().measure(clients: clientCounts, seconds: seconds, in: directory)
 
     let entries = quick ? 100_000 : 1_000_000
     print("boot with a \(entries.formatted())-entry log…")
     let boot = try BootBenchmark(entries: entries, tail: 999).run(in: directory)
 
     print("")
-    print(pad("load", 44), pad("acks/s", 10), pad("p50 µs", 9), pad("p99 µs", 9), pad("vs Redis", 9), pad("vs C ref", 9), "goal")
+    // "vs C ref": against the reference answering each request alone; "vs C+upd": against the
+    // reference that also sends every connection an update after each commit, the work
+    // concordd's attached windows receive (like with like).
+    print(pad("load", 44), pad("acks/s", 10), pad("p50 µs", 9), pad("p99 µs", 9), pad("vs Redis", 9), pad("vs C ref", 9), pad("vs C+upd", 9), "goal")
     for count in clientCounts {
       guard let ours = concord[count] else { continue }
       let ratio = redis[count].map { ours.perSecond / $0.perSecond }
@@ -138,9 +136,12 @@ struct DaemonBenchmarks {
       } else {
         goal = "≥ 1× Redis: \((ratio ?? 0) >= 1 ? "met" : "MISSED")"
       }
-      row("concordd, \(count) client\(count == 1 ? "" : "s")", ours, ratio, reference[count].map { ours.perSecond / $0.perSecond }, goal)
-      if let figures = redis[count] { row("  Redis INCR, appendfsync always", figures, nil, nil, "(anchor)") }
-      if let figures = reference[count] { row("  C reference daemon (bench-ref)", figures, nil, nil, "(physical limit)") }
+      row(
+        "concordd, \(count) client\(count == 1 ? "" : "s")", ours, ratio, reference.plain[count].map { ours.perSecond / $0.perSecond },
+        reference.withUpdates[count].map { ours.perSecond / $0.perSecond }, goal)
+      if let figures = redis[count] { row("  Redis INCR, appendfsync always", figures, nil, nil, nil, "(anchor)") }
+      if let figures = reference.plain[count] { row("  C reference daemon", figures, nil, nil, nil, "(physical limit)") }
+      if let figures = reference.withUpdates[count] { row("  C reference daemon, updates to all", figures, nil, nil, nil, "(like with like)") }
     }
     let toAll99 = fan.toAll.percentile(0.99)
     print("")
@@ -164,11 +165,14 @@ struct DaemonBenchmarks {
   /// The number after `option`, if it is there and is one.
   static func count(after option: String) -> Int? { argument(after: option).flatMap { Int($0) } }
 
-  static func row(_ name: String, _ figures: LoadFigures, _ redis: Double?, _ reference: Double?, _ goal: String) {
+  static func row(
+    _ name: String, _ figures: LoadFigures, _ redis: Double?, _ reference: Double?, _ referenceWithUpdates: Double?,
+    _ goal: String
+  ) {
+    func ratio(_ value: Double?) -> String { pad(value.map { String(format: "%.2f×", $0) } ?? "", 9) }
     print(
       pad(name, 44), pad(String(format: "%.0f", figures.perSecond), 10), pad(String(format: "%.0f", figures.p50), 9),
-      pad(String(format: "%.0f", figures.p99), 9), pad(redis.map { String(format: "%.2f×", $0) } ?? "", 9),
-      pad(reference.map { String(format: "%.2f×", $0) } ?? "", 9), goal)
+      pad(String(format: "%.0f", figures.p99), 9), ratio(redis), ratio(reference), ratio(referenceWithUpdates), goal)
   }
 
   static func pad(_ text: String, _ width: Int) -> String {
