@@ -14,6 +14,8 @@ source scripts/system-packages.sh
 concord_install_system_packages python3 python3-jsonschema sqlite3 openssh-server openssh-client iproute2 systemd gcc
 
 swift build --build-tests
+# swift-argument-parser's man page generator: ManPagesTests holds docs/man to the commands.
+swift build --product generate-manual
 # The starter app, a package of its own that depends on Concord by path: ShopListEndToEndTests
 # runs its program, `shoplist`.
 swift build --package-path Examples/ShopList
