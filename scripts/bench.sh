@@ -21,6 +21,9 @@
 #                                    instructions per action, per Workspace card edit, message and
 #                                    window visit, and per window of a fan-out, counted by callgrind
 #                                    (repeatable on a noisy machine): about 5 minutes
+#
+# Each run's output is kept in results/bench-MEASURE/, named by date and commit, and
+# results/README.md lists the latest of each (scripts/record.sh; CONCORD_RESULTS=off keeps none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
@@ -36,7 +39,7 @@ if [[ "${1:-}" == "daemon" && "${2:-}" == "--against-revision" ]]; then
   (cd "$worktree" && swift build -c release --product concordd)
   swift build -c release --product concordd
   swift build -c release --product concord-daemon-bench
-  exec .build/release/concord-daemon-bench compare "$PWD/$worktree/.build/release/concordd" "$@"
+  exec scripts/record.sh bench-daemon-against .build/release/concord-daemon-bench compare "$PWD/$worktree/.build/release/concordd" "$@"
 fi
 if [[ "${1:-}" == "daemon" ]]; then
   shift
@@ -44,20 +47,20 @@ if [[ "${1:-}" == "daemon" ]]; then
   concord_install_system_packages redis-server redis-tools gcc
   swift build -c release --product concordd
   swift build -c release --product concord-daemon-bench
-  exec .build/release/concord-daemon-bench "$@"
+  exec scripts/record.sh bench-daemon .build/release/concord-daemon-bench "$@"
 fi
 if [[ "${1:-}" == "account" ]]; then
   shift
   # perf samples the daemons; a C compiler builds the reference daemon.
   concord_install_system_packages linux-perf gcc python3
   swift build -c release --product concordd
-  exec python3 scripts/account.py "$@"
+  exec scripts/record.sh bench-account python3 scripts/account.py "$@"
 fi
 if [[ "${1:-}" == "instructions" ]]; then
   shift
   concord_install_system_packages valgrind gcc python3
   swift build -c release --product concordd
-  exec python3 scripts/instructions.py "$@"
+  exec scripts/record.sh bench-instructions python3 scripts/instructions.py "$@"
 fi
 if [[ "${1:-}" == "remote" ]]; then
   # A real sshd on loopback, started and ended by the benchmark.
@@ -65,17 +68,17 @@ if [[ "${1:-}" == "remote" ]]; then
   swift build -c release --product concordd
   swift build -c release --product concord
   swift build -c release --product concord-daemon-bench
-  exec .build/release/concord-daemon-bench "$@"
+  exec scripts/record.sh bench-remote .build/release/concord-daemon-bench "$@"
 fi
 if [[ "${1:-}" == "window" ]]; then
   shift
   swift build -c release --product concord-window-bench
-  exec .build/release/concord-window-bench "$@"
+  exec scripts/record.sh bench-window .build/release/concord-window-bench "$@"
 fi
 if [[ "${1:-}" == "log" ]]; then
   shift
   swift build -c release --product concord-log-bench
-  exec .build/release/concord-log-bench "$@"
+  exec scripts/record.sh bench-log .build/release/concord-log-bench "$@"
 fi
 swift build -c release --product concord-bench
-exec .build/release/concord-bench "$@"
+exec scripts/record.sh bench-core .build/release/concord-bench "$@"

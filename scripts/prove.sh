@@ -7,6 +7,9 @@
 #   scripts/prove.sh hostile                 hostile peers beside a good window: ~1 minute
 #   scripts/prove.sh fuzz [SECONDS]          libFuzzer on the wire, the diffs and the words
 #   scripts/prove.sh all                     every suite above, one after another
+#
+# Each suite's output is kept in results/prove-SUITE/, named by date and commit, and
+# results/README.md lists the latest of each (scripts/record.sh; CONCORD_RESULTS=off keeps none).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
@@ -32,9 +35,11 @@ swift build -c release --product concord
 swift build -c release --product concord-prove
 if [[ "$suite" == "all" ]]; then
   status=0
-  for each in crash fault soak hostile; do stdbuf -oL .build/release/concord-prove "$each" || status=1; done
+  for each in crash fault soak hostile; do
+    scripts/record.sh "prove-$each" stdbuf -oL .build/release/concord-prove "$each" || status=1
+  done
   scripts/fuzz.sh || status=1
   exit $status
 fi
 # Line-buffered: the progress shows as it happens, also when the output goes to a file.
-exec stdbuf -oL .build/release/concord-prove "$suite" "$@"
+exec scripts/record.sh "prove-$suite" stdbuf -oL .build/release/concord-prove "$suite" "$@"
