@@ -19,4 +19,33 @@ import Testing
     }
     #expect(naming.isEmpty, "these name \(outside): \(naming)")
   }
+
+  /// Every relative link of the README and the pages under docs/ (and the architecture page, and
+  /// the results' index) leads to a file of the repository.
+  @Test func everyRelativeLinkOfTheDocsLeadsSomewhere() throws {
+    let root = Repository.root
+    var pages = ["README.md", "ARCHITECTURE.md", "results/README.md"]
+    if let walker = FileManager.default.enumerator(atPath: root.appending(path: "docs").path) {
+      for case let path as String in walker where path.hasSuffix(".md") { pages.append("docs/" + path) }
+    }
+    let link = /\]\(([^)\s]+)\)/
+    var broken: [String] = []
+    var checked = 0
+    for page in pages {
+      guard let text = try? String(contentsOf: root.appending(path: page), encoding: .utf8) else { continue }
+      let folder = root.appending(path: page).deletingLastPathComponent()
+      for match in text.matches(of: link) {
+        let target = String(match.1)
+        // Addresses (https:, mailto:) and anchors within the page are not files.
+        if target.hasPrefix("#") || target.firstMatch(of: /^[a-z]+:/) != nil { continue }
+        let path = String(target.split(separator: "#", maxSplits: 1)[0])
+        checked += 1
+        if !FileManager.default.fileExists(atPath: folder.appending(path: path).standardized.path) {
+          broken.append("\(page): \(target)")
+        }
+      }
+    }
+    #expect(checked > 0, "no relative link was found to check")
+    #expect(broken.isEmpty, "links to nothing: \(broken)")
+  }
 }
