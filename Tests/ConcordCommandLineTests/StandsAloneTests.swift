@@ -48,4 +48,12 @@ import Testing
     #expect(checked > 0, "no relative link was found to check")
     #expect(broken.isEmpty, "links to nothing: \(broken)")
   }
+
+  /// The README is a front door: what Concord is, the demo, the two commands, a tour, the
+  /// guarantees and where to go next; the rest lives under docs/ by purpose.
+  @Test func theReadmeFitsOnAFewScreens() throws {
+    let readme = try String(contentsOf: Repository.root.appending(path: "README.md"), encoding: .utf8)
+    let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).count
+    #expect(lines <= 250, "README.md has \(lines) lines: move the detail to docs/")
+  }
 }
