@@ -124,6 +124,30 @@ import Testing
     }
   }
 
+  /// The protocol's page lists every message of the schema, from the side that sends it, with
+  /// its required members, and no message the schema does not have.
+  @Test func theProtocolPageListsEveryMessageOfTheSchema() throws {
+    let page = try String(
+      contentsOf: Self.schemaURL.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/reference/wire-protocol.md"), encoding: .utf8)
+    let rows = page.split(separator: "\n").filter { $0.hasPrefix("| `") }.map(String.init)
+    let definitions = try Self.definitions()
+    var listed = 0
+    for (union, side) in [("ClientMessage", "peer → daemon"), ("ServerMessage", "daemon → peer")] {
+      for message in try Self.entries(of: union, in: definitions) {
+        let properties = message["properties"] as? [String: Any] ?? [:]
+        let type = try #require((properties["type"] as? [String: Any])?["const"] as? String)
+        let row = rows.first { $0.hasPrefix("| `\(type)` | \(side) |") }
+        #expect(row != nil, "docs/reference/wire-protocol.md has no row for \(type) (\(side))")
+        for member in message["required"] as? [String] ?? [] where member != "type" {
+          #expect(row?.contains("`\(member)`") == true, "\(type): its row does not name \(member)")
+        }
+        listed += 1
+      }
+    }
+    #expect(rows.count == listed, "the page lists \(rows.count) messages, the schema \(listed)")
+  }
+
   static let schemaURL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()  // Tests/ConcordWireTests
     .deletingLastPathComponent()  // Tests
