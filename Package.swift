@@ -22,7 +22,7 @@ let package = Package(
     .library(name: "ConcordClient", targets: ["ConcordClient"]),
     .library(name: "ConcordWindow", targets: ["ConcordWindow"]),
     .library(name: "ConcordCommandLine", targets: ["ConcordCommandLine", "ConcordDaemonCommand"]),
-    .library(name: "Workspace", targets: ["Workspace"]),
+    .library(name: "Workspace", targets: ["Workspace", "WorkspaceWindows"]),
     .executable(name: "concordd", targets: ["concordd"]),
     .executable(name: "concord", targets: ["concord"]),
     .executable(name: "concord-example", targets: ["CounterApp"]),

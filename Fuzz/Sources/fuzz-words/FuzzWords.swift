@@ -11,6 +11,7 @@ import ConcordApp
 import ConcordWire
 import Foundation
 import Workspace
+import WorkspaceWindows
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWords(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
