@@ -38,6 +38,7 @@ typedef struct {
 
 typedef struct {
   int open;
+  int slot;  // its place in `open_fds`
   bytes in, out;
   int writing;  // EPOLLOUT is armed: the socket took less than was queued.
 } connection;
@@ -48,6 +49,9 @@ typedef struct {
 } request;
 
 static connection connections[MAX_FDS];
+// The open connections, packed: an update goes to each without walking every possible fd.
+static int open_fds[MAX_FDS];
+static int open_count = 0;
 static volatile sig_atomic_t stopping = 0;
 static int poller;
 
@@ -86,6 +90,9 @@ static void put_be64(uint8_t *p, uint64_t v) {
 
 static void close_connection(int fd) {
   connection *c = &connections[fd];
+  int last = open_fds[--open_count];
+  open_fds[c->slot] = last;
+  connections[last].slot = c->slot;
   epoll_ctl(poller, EPOLL_CTL_DEL, fd, NULL);
   close(fd);
   free(c->in.data);
@@ -198,6 +205,8 @@ int main(int argc, char **argv) {
         while ((peer = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
           if (peer >= MAX_FDS) { close(peer); continue; }
           connections[peer].open = 1;
+          connections[peer].slot = open_count;
+          open_fds[open_count++] = peer;
           struct epoll_event in = {.events = EPOLLIN, .data.fd = peer};
           epoll_ctl(poller, EPOLL_CTL_ADD, peer, &in);
         }
@@ -264,10 +273,10 @@ int main(int argc, char **argv) {
       put_be32(frame, 16);
       put_be64(frame + 4, seq);
       put_be64(frame + 12, batched);
-      for (int fd = 0; fd < MAX_FDS; fd++)
-        if (connections[fd].open) append(&connections[fd].out, frame, 20);
-      for (int fd = 0; fd < MAX_FDS; fd++)
-        if (connections[fd].open && connections[fd].out.length) flush(fd);
+      for (int k = 0; k < open_count; k++) append(&connections[open_fds[k]].out, frame, 20);
+      // Walked backwards: a connection that fails while flushing swaps the last one into its slot.
+      for (int k = open_count - 1; k >= 0; k--)
+        if (k < open_count && connections[open_fds[k]].out.length) flush(open_fds[k]);
     } else {
       for (size_t j = 0; j < batched; j++)
         if (batch[j].fd >= 0 && connections[batch[j].fd].open) flush(batch[j].fd);
