@@ -168,6 +168,11 @@ import Testing
         return #"{"type":"stub","seq":\#(object["seq"]!),"prev_hash":"\#(object["prev_hash"]!)","hash":"\#(object["hash"]!)"}"#
       }, 4),
       ("a second header", edit(3) { _ in lines[0] }, 4),
+      ("a footer whose signature is not the log key's", edit(footer - 1) { line in
+        let start = line.range(of: #""signature":""#)!.upperBound
+        let first = line[start]
+        return line.replacingCharacters(in: start...start, with: first == "0" ? "1" : "0")
+      }, footer),
       ("text after the footer", text + lines[1] + "\n", footer + 1),
       // Accepted by both: JSON's whitespace and escapes change no value.
       ("spaces between tokens", replacing(2, #"{"type":"entry","#, #"{ "type" : "entry" , "#), nil),

@@ -9,9 +9,9 @@ Usage:
 
 Prints "ok ENTRIES STUBS" and exits 0 when the export verifies; otherwise prints
 "fail LINE SEQ REASON" (SEQ is "-" when unknown) and exits 1. JSONL lines are counted from 1,
-empty lines skipped. The Ed25519 signature is checked when the `cryptography` package is
-importable; otherwise that one check is skipped, with a note on standard error. Standard library
-only besides that.
+empty lines skipped. The Ed25519 signature is checked with the `cryptography` package (Debian:
+python3-cryptography); without it the model refuses to give a verdict. Standard library only
+besides that.
 """
 
 import csv
@@ -218,9 +218,9 @@ def signature_ok(public_key, log_id, seq, head, signature):
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
         from cryptography.exceptions import InvalidSignature
     except ImportError:
-        print("note: the cryptography package is missing: the footer's Ed25519 signature is not checked",
-              file=sys.stderr)
-        return True
+        # A verifier that cannot check the signature must not say "ok": fail closed.
+        sys.exit("audit_verify_model: the footer's Ed25519 signature needs the cryptography "
+                 "package (Debian: python3-cryptography)")
     message = b"concord.checkpoint.v1" + log_id + i64(seq) + head
     try:
         Ed25519PublicKey.from_public_bytes(public_key).verify(signature, message)
