@@ -6,12 +6,13 @@ cd "$(dirname "$0")/.."
 source scripts/system-packages.sh
 # python3 runs the independent wire peer (Tests/ConcordServerTests/wire_contract_peer.py) and the
 # export verifier; python3-jsonschema validates Workspace's traffic against its published schema
-# (workspace_schema_peer.py); sqlite3 imports a CSV export as an auditor's database would;
+# (app_schema_peer.py); python3-cryptography checks an audit export's signature in the independent
+# verifier (audit_verify_model.py); sqlite3 imports a CSV export as an auditor's database would;
 # OpenSSH (server and client) carries the remote-daemon tests (SSHTests: a real sshd on loopback),
 # iproute2 makes their two "machines" in network namespaces joined by a veth pair; systemd
 # brings systemd-analyze, which reads the shipped user unit (DaemonUnitTests); gcc builds the
 # benchmarks' C reference daemon (ReferenceDaemonTests).
-concord_install_system_packages python3 python3-jsonschema sqlite3 openssh-server openssh-client iproute2 systemd gcc
+concord_install_system_packages python3 python3-jsonschema python3-cryptography sqlite3 openssh-server openssh-client iproute2 systemd gcc
 
 swift build --build-tests
 # swift-argument-parser's man page generator: ManPagesTests holds docs/man to the commands.
