@@ -49,6 +49,15 @@ def use_schema(name):
     VALIDATORS.clear()
 
 
+def schema_version():
+    """The app version the schema describes: the number its $id ends with, which its title must
+    say too. Every entry the daemon writes carries the version of the app that wrote it."""
+    version = int(SCHEMA["$id"].rsplit(":", 1)[1])
+    wire.check(f"version {version}:" in SCHEMA["title"],
+               f"the schema's $id says version {version}, its title: {SCHEMA['title']!r}")
+    return version
+
+
 def problems(value, definition):
     """Why `value` does not fit `$defs/definition` of the app's schema (empty when it fits)."""
     if definition not in VALIDATORS:
@@ -273,7 +282,10 @@ def workspace_traffic(ctx):
 
     kinds = set()
     entries = ctx.export()
+    version = schema_version()
     for entry in entries:
+        wire.check(entry["app_version"] == version,
+                   f"entry {entry.get('seq')} was written by version {entry['app_version']}; the schema is version {version}")
         wire.check(isinstance(entry["action_value"], dict), f"entry {entry.get('seq')}'s action is not JSON")
         found = problems(entry["action_value"], "LoggedAction")
         wire.check(not found, f"entry {entry.get('seq')}: {entry['action']}: {found[:3]}")
@@ -338,7 +350,10 @@ def sample_traffic(ctx):
     ctx.stop_cleanly()
     kinds = set()
     entries = ctx.export()
+    version = schema_version()
     for entry in entries:
+        wire.check(entry["app_version"] == version,
+                   f"entry {entry.get('seq')} was written by version {entry['app_version']}; the schema is version {version}")
         found = problems(entry["action_value"], "LoggedAction")
         wire.check(not found, f"entry {entry.get('seq')}: {entry['action']}: {found[:3]}")
         kinds.add(sample_kind(entry["action_value"]))
