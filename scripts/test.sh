@@ -15,6 +15,9 @@ source scripts/system-packages.sh
 concord_install_system_packages python3 python3-jsonschema python3-cryptography sqlite3 openssh-server openssh-client iproute2 systemd gcc
 
 swift build --build-tests
+# The API documentation: DocC builds every module an app developer uses without a warning, and
+# every public declaration has a doc comment.
+scripts/docs.sh --check
 # swift-argument-parser's man page generator: ManPagesTests holds docs/man to the commands.
 swift build --product generate-manual
 # The starter app, a package of its own that depends on Concord by path: ShopListEndToEndTests

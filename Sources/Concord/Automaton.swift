@@ -25,10 +25,17 @@ public struct Automaton<State: Sendable, Event: Sendable, Environment>: Sendable
   /// The table, in the order rows are tried.
   public let transitions: [Transition<State, Event, Environment>]
 
+  /// A machine from rows built elsewhere, tried in this order.
+  ///
+  /// - Parameter transitions: the table, the first matching row winning.
   public init(transitions: [Transition<State, Event, Environment>]) {
     self.transitions = transitions
   }
 
+  /// A machine from rows written one per line, as in the example above.
+  ///
+  /// - Parameter table: the rows, in the order they are tried; `if`, `switch` and `for` may
+  ///   choose or repeat rows.
   public init(
     @TransitionTableBuilder<State, Event, Environment> _ table: () -> [Transition<State, Event, Environment>]
   ) {
@@ -107,14 +114,22 @@ public struct Transition<State: Sendable, Event: Sendable, Environment>: Sendabl
 /// Builds an ``Automaton``'s table from rows written one per line.
 @resultBuilder
 public enum TransitionTableBuilder<State: Sendable, Event: Sendable, Environment> {
+  /// One row of the table.
   public typealias Row = Transition<State, Event, Environment>
 
+  /// A row on a line of its own.
   public static func buildExpression(_ row: Row) -> [Row] { [row] }
+  /// Rows made elsewhere (a helper returning several), spliced in place.
   public static func buildExpression(_ rows: [Row]) -> [Row] { rows }
+  /// The lines of a block, in order.
   public static func buildBlock(_ rows: [Row]...) -> [Row] { rows.flatMap { $0 } }
+  /// Rows under an `if` without `else`: none when the condition is false.
   public static func buildOptional(_ rows: [Row]?) -> [Row] { rows ?? [] }
+  /// The rows of an `if`'s first branch (or a `switch`'s case).
   public static func buildEither(first rows: [Row]) -> [Row] { rows }
+  /// The rows of an `else` (or a later `switch` case).
   public static func buildEither(second rows: [Row]) -> [Row] { rows }
+  /// The rows a `for` loop writes, in the loop's order.
   public static func buildArray(_ rows: [[Row]]) -> [Row] { rows.flatMap { $0 } }
 }
 

@@ -5,6 +5,7 @@ public struct EffectHandle: Sendable {
   @usableFromInline
   var tasks: OneOrMany<Task<Void, Never>> = .none
 
+  /// A handle of no tasks: what a reduction that started nothing returns.
   @inlinable
   public init() {}
 

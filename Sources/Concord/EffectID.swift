@@ -9,6 +9,9 @@ public struct EffectID: Hashable, @unchecked Sendable, CustomStringConvertible {
   // Only ever built from `Hashable & Sendable` values, so the box is safe to send.
   let base: AnyHashable
 
+  /// Wraps `base` as an id; an `EffectID` passed in is kept as it is, not wrapped twice.
+  ///
+  /// - Parameter base: any value that names the group, such as a string or an enum case.
   public init(_ base: some Hashable & Sendable) {
     if let id = base as? EffectID {
       self = id

@@ -41,10 +41,17 @@ public struct EffectQueue: Hashable, Sendable, CustomStringConvertible {
 
   /// The queue's name within the store.
   public var id: EffectID
+  /// Which effects run when more than the queue's `maxCount` arrive.
   public var policy: Policy
   /// How long each admitted effect waits, holding its slot, before it starts.
   public var delay: Duration
 
+  /// A queue named `id` within the store.
+  ///
+  /// - Parameters:
+  ///   - id: the queue's name; effects sent to equal ids share one queue.
+  ///   - policy: which effects run when the queue is full.
+  ///   - delay: how long each admitted effect waits before it starts.
   public init(_ id: some Hashable & Sendable, _ policy: Policy, delay: Duration = .zero) {
     self.id = EffectID(id)
     self.policy = policy

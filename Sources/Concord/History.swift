@@ -1,4 +1,4 @@
-/// A state with the steps that led to it: the value of ``Reducer/history(maxDepth:records:)``.
+/// A state with the steps that led to it: the value of ``Reducer/history(maxDepth:records:keeping:)``.
 ///
 /// `past` holds earlier states (oldest first), `future` the states undone (nearest first).
 /// `timeline` lists them all in order; ``HistoryAction/jump(to:)`` moves to any of them.
@@ -12,6 +12,11 @@ public struct History<State> {
   /// How many past states are kept; the oldest are forgotten beyond it.
   public let maxDepth: Int
 
+  /// A history that starts at `present`, with nothing to undo or redo.
+  ///
+  /// - Parameters:
+  ///   - present: the first state.
+  ///   - maxDepth: how many past states to keep (at least 1).
   public init(_ present: State, maxDepth: Int = 100) {
     self.present = present
     self.past = []
@@ -23,7 +28,9 @@ public struct History<State> {
   public var timeline: [State] { past + [present] + future }
   /// Where the present is in ``timeline``.
   public var currentStep: Int { past.count }
+  /// True when there is a past state to undo to (what an Undo button's enabled state reads).
   public var canUndo: Bool { !past.isEmpty }
+  /// True when an undone state waits to be redone.
   public var canRedo: Bool { !future.isEmpty }
 
   mutating func record(_ next: State) {

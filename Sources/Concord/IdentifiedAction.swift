@@ -10,6 +10,7 @@
 /// store.send(.cards(.element(id: 42, action: .rename("Fix login"))))
 /// ```
 public enum IdentifiedAction<ID: Hashable & Sendable, Action: Sendable>: Sendable {
+  /// `action`, for the element whose id is `id`.
   case element(id: ID, action: Action)
 
   /// The element this action is for.

@@ -15,6 +15,9 @@ public struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
   /// The reason, in words a person can act on.
   public var reason: String
 
+  /// A refusal that gives `reason` to whoever sent the action.
+  ///
+  /// - Parameter reason: what was wrong, in words a person can act on.
   public init(_ reason: String) {
     self.reason = reason
   }

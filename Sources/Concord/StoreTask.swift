@@ -16,6 +16,11 @@ public struct StoreTask: Sendable {
   /// Why the action was refused, or `nil` when it was applied.
   public let refusal: Refusal?
 
+  /// The outcome of one send; tests and stand-ins for a store build one directly.
+  ///
+  /// - Parameters:
+  ///   - effects: the tasks the action started.
+  ///   - refusal: why the action was refused, or `nil` when it was applied.
   @inlinable
   public init(effects: EffectHandle = EffectHandle(), refusal: Refusal? = nil) {
     self.effects = effects

@@ -13,7 +13,10 @@ import Foundation
 ///        action: { id, action in .card(id: id, action) })
 /// ```
 public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
+  /// The scope's name: what a window attaches to (`board`), or what comes before the colon of
+  /// a parameterized one (`card` in `card:42`).
   public let name: String
+  /// True for a scope with one child state per parameter (`card:ID`).
   public let isParameterized: Bool
   /// What stands for the parameter where people are shown how to name the scope (`ID` in
   /// `card:ID`); nil for a scope without one.
@@ -52,6 +55,10 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
   }
 
   /// A scope windows can watch but not act through, such as who is connected.
+  ///
+  /// - Parameters:
+  ///   - name: the scope's name.
+  ///   - state: the part of the app's state its windows see.
   public static func readOnly<Child: Encodable & Equatable & Sendable>(
     _ name: String, state: @escaping @Sendable (State) -> Child
   ) -> AppScope {
@@ -72,11 +79,15 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
   /// })
   /// ```
   ///
-  /// - Parameter lift: puts a child state back into an app state, so that a window can show an
-  ///   action the moment it is typed, by the app's own reducer: the window lifts the state it
-  ///   shows into the app's initial state, reduces the pending actions, and projects the scope
-  ///   again. Projecting what it lifts must give the child state back. Without it, a window
-  ///   shows pending actions only as a count.
+  /// - Parameters:
+  ///   - name: the scope's name, what a window attaches to.
+  ///   - state: the part of the app's state its windows see.
+  ///   - lift: puts a child state back into an app state, so that a window can show an
+  ///     action the moment it is typed, by the app's own reducer: the window lifts the state it
+  ///     shows into the app's initial state, reduces the pending actions, and projects the scope
+  ///     again. Projecting what it lifts must give the child state back. Without it, a window
+  ///     shows pending actions only as a count.
+  ///   - action: embeds a child action, with who sent it and when, in the app's actions.
   public static func scope<Child: Codable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
     _ name: String, state: @escaping @Sendable (State) -> Child,
     lift: (@Sendable (inout State, Child) -> Void)? = nil,
@@ -107,8 +118,14 @@ public struct AppScope<State: Sendable, Action: Sendable>: Sendable {
 
   /// A scope with one child state per parameter, such as one element of a collection.
   ///
-  /// - Parameter placeholder: what stands for the parameter when people are shown how to name
-  ///   the scope (`card:ID`).
+  /// - Parameters:
+  ///   - name: the scope's name, before the colon (`card`).
+  ///   - parameter: reads the text after the colon; nil when it names nothing (`card:x`).
+  ///   - placeholder: what stands for the parameter when people are shown how to name
+  ///     the scope (`card:ID`).
+  ///   - state: the child state for a parameter; nil when no element has it.
+  ///   - lift: puts a child state back into an app state (see the unparameterized form).
+  ///   - action: embeds a child action for a parameter in the app's actions.
   public static func scope<ID: Sendable, Child: Codable & Equatable & Sendable, ChildAction: Decodable & Sendable>(
     _ name: String, parameter: @escaping @Sendable (String) -> ID?, placeholder: String = "PARAMETER",
     state: @escaping @Sendable (State, ID) -> Child?,

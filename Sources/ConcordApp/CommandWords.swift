@@ -4,6 +4,7 @@ import Foundation
 /// The words after a command's own, split at spaces; quotes at the start of a word keep its
 /// spaces (`add "Fix login" to doing`), and an apostrophe inside a word is just a letter.
 public struct CommandWords: Sendable {
+  /// Every word, quotes removed: `["Fix login", "to", "doing"]`.
   public let all: [String]
   /// The text after the command's word, as typed: for free text such as a message.
   public let raw: String

@@ -4,9 +4,16 @@ import ConcordWire
 /// An action a window has sent or queued that the daemon has not answered yet, with the origin
 /// the window expects the daemon to give it (its user, the time it was typed).
 public struct PendingAction: Sendable, Equatable {
+  /// The scope's action, as the window sent it.
   public var action: JSONValue
+  /// Who sent it and when, as the daemon will record it.
   public var origin: ActionOrigin
 
+  /// A pending action.
+  ///
+  /// - Parameters:
+  ///   - action: the scope's action as JSON.
+  ///   - origin: the user and the time it was typed.
   public init(action: JSONValue, origin: ActionOrigin) {
     self.action = action
     self.origin = origin
@@ -16,14 +23,21 @@ public struct PendingAction: Sendable, Equatable {
 /// What a window shows while actions are pending: the scope's state after them, as the app's
 /// reducer computes it, and which of them the reducer refused there.
 public struct Prediction: Sendable, Equatable {
+  /// The scope's state after the pending actions, as JSON, as a window shows it.
   public var state: JSONValue
   /// Why the app refused a pending action, by its place in the list it was given. The daemon
   /// decides in the end: it may see a different state.
   public var refusals: [Int: String]
   /// The app's whole state after the pending actions, to go on from when more are queued
-  /// (``HostedApp/predict(_:shown:pending:after:)``). Not part of what is shown, nor compared.
+  /// (see `ClientApp.predict`). Not part of what is shown, nor compared.
   public var progress: PredictionProgress?
 
+  /// A prediction.
+  ///
+  /// - Parameters:
+  ///   - state: the scope's state after the pending actions.
+  ///   - refusals: the reasons for pending actions the app refused, by their place.
+  ///   - progress: where the prediction stopped, to go on from.
   public init(state: JSONValue, refusals: [Int: String] = [:], progress: PredictionProgress? = nil) {
     self.state = state
     self.refusals = refusals

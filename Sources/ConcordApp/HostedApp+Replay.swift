@@ -7,12 +7,22 @@ public struct LoggedAction: Sendable {
   public var seq: Int64
   /// The app and the version of it that wrote the entry.
   public var app: String
+  /// The app's version when it wrote the entry: what `migrate` reads to bring an older action
+  /// up to date.
   public var appVersion: Int
   /// The action's JSON text, as the daemon wrote it.
   public var action: String
   /// False for an action the daemon refused: it changed nothing.
   public var applied: Bool
 
+  /// An entry as read from a log (the daemon's, or a test's list).
+  ///
+  /// - Parameters:
+  ///   - seq: its place in the log.
+  ///   - app: the app that wrote it.
+  ///   - appVersion: that app's version then.
+  ///   - action: the action's JSON text.
+  ///   - applied: false for a refused action.
   public init(seq: Int64, app: String, appVersion: Int, action: String, applied: Bool) {
     self.seq = seq
     self.app = app
@@ -26,13 +36,16 @@ public struct LoggedAction: Sendable {
 /// ahead of the one that decodes and reduces. A text that does not parse is told when the entry
 /// is replayed, in its turn.
 public struct ParsedLoggedAction: Sendable {
+  /// The entry as the log holds it.
   public var entry: LoggedAction
   /// Nil when the text was left to be parsed by whoever needs it.
   let json: Result<JSONValue, any Error>?
   /// Where the reading thread filed the text (``TextSlots``); nil when no one did.
   let slot: TextSlot?
 
-  /// - Parameter parse: false leaves the text to be parsed when it is decoded.
+  /// - Parameters:
+  ///   - entry: the logged action.
+  ///   - parse: false leaves the text to be parsed when it is decoded.
   public init(_ entry: LoggedAction, parse: Bool = true) {
     self.init(entry, slot: nil, parse: parse)
   }
@@ -54,14 +67,18 @@ public struct ParsedLoggedAction: Sendable {
 /// Why the daemon refuses to start: the log holds something this app cannot rebuild its state
 /// from. It never skips an entry, and never rebuilds a different state.
 public struct BootError: Error, Sendable, CustomStringConvertible {
+  /// What the daemon prints before it stops: which entry, and why it cannot be replayed.
   public var description: String
 
+  /// A reason not to start.
+  ///
+  /// - Parameter description: which entry, and why.
   public init(description: String) { self.description = description }
 }
 
 extension HostedApp {
   /// Reduces one logged action into `state`, as replay does: without running effects, and alone,
-  /// since what it fed back is in the log right after it (``Reduction``).
+  /// since what it fed back is in the log right after it (the core's `Reduction`).
   ///
   /// A refused entry changed nothing when it was written, so replay leaves it out. The reducer is
   /// not asked again: the daemon also refuses what its reducer would apply (an action that would

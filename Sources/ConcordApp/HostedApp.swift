@@ -16,8 +16,11 @@ public struct HostedApp<State: Codable & Sendable, Action: Codable & Sendable>: 
   public var name: String
   /// The schema version of the app's actions and state; recorded with every entry.
   public var version: Int
+  /// The state of an empty log: what replay starts from.
   public var initialState: State
+  /// The child stores windows attach to, by name.
   public var scopes: [AppScope<State, Action>]
+  /// The actions the daemon sends about the app's own life: boot, windows coming and going.
   public var lifecycle: AppLifecycle<Action>
   package let reduce: @Sendable (inout State, Action) -> Effect<Action>
   /// Why a new action may not be taken, for rules the log's older entries need not meet.
@@ -26,10 +29,17 @@ public struct HostedApp<State: Codable & Sendable, Action: Codable & Sendable>: 
   package let migrateAction: @Sendable (_ action: JSONValue, _ fromVersion: Int) throws -> JSONValue
 
   /// - Parameters:
+  ///   - name: the app's name, recorded with every entry; a log of another app is refused.
+  ///   - version: the version of the app's actions and state; raise it when their JSON changes.
+  ///   - initialState: the state of an empty log.
+  ///   - reducer: the app's logic, the same one the daemon, replay and windows run.
+  ///   - environment: the reducer's dependencies.
   ///   - admission: rules for new actions only (a limit the app set after entries that break it
   ///     may be in its log): the reason an action may not be taken, or nil. The daemon refuses
   ///     and logs such an action; replay never asks, so older entries still boot. The default
   ///     takes everything.
+  ///   - scopes: the child stores windows attach to.
+  ///   - lifecycle: the actions for boot and for windows coming and going.
   ///   - migrateAction: called for each logged action whose version is older than `version`;
   ///     return the action as this version spells it, or throw to say it cannot be read. The
   ///     default throws.
@@ -92,7 +102,11 @@ package struct ScopeLookupError: Error, CustomStringConvertible {
 
 /// Why an older action could not be brought to the current version.
 public struct MigrationError: Error, Sendable, CustomStringConvertible {
+  /// What could not be read, for the daemon's boot error.
   public var message: String
+  /// What a `migrateAction` throws for an action it cannot bring up to date.
+  ///
+  /// - Parameter message: what could not be read, and from which version.
   public init(message: String) { self.message = message }
   public var description: String { message }
 }

@@ -21,6 +21,13 @@ public struct RenderContext<State: Sendable>: Sendable {
   /// every line.
   public var shown: Range<Int>?
 
+  /// What a renderer is told; windows make one for each drawing, tests make their own.
+  ///
+  /// - Parameters:
+  ///   - width: the columns the lines may take.
+  ///   - confirmed: the daemon's state, when pending actions make the shown one differ.
+  ///   - user: the window's person, when known.
+  ///   - shown: the lines the window will show, when known.
   public init(width: Int, confirmed: State? = nil, user: String? = nil, shown: Range<Int>? = nil) {
     self.width = width
     self.confirmed = confirmed

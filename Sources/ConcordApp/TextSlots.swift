@@ -2,7 +2,10 @@ import ConcordWire
 
 /// The place a text has in ``TextSlots``, and whether it was put there just now.
 public struct TextSlot: Sendable, Equatable {
+  /// The slot's number: where its decoded action is kept.
   public let index: Int
+  /// True when the text was filed just now: it must be parsed and decoded; false when the same
+  /// text was met before and its action can be taken from the memo.
   public let isNew: Bool
 }
 
@@ -37,6 +40,9 @@ public final class TextSlots: @unchecked Sendable {
   /// Entries still to pass unfiled.
   private var resting = 0
 
+  /// Slots for the latest `capacity` distinct texts.
+  ///
+  /// - Parameter capacity: how many texts to remember; the oldest are forgotten beyond it.
   public init(capacity: Int = 4_096) { self.capacity = max(1, capacity) }
 
   /// The slot of `entry`'s text, filed now if it was not there; nil while filing rests.
@@ -68,6 +74,7 @@ public final class LoggedActionMemo<Action> {
   /// Nil for a slot whose text did not decode: it is decoded (and fails) every time.
   private var actions: [Action?] = []
 
+  /// An empty memo, for one replay.
   public init() {}
 
   /// The action kept in `slot`, or what `decode` makes of it, kept there.

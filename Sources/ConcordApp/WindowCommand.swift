@@ -3,18 +3,35 @@ import Foundation
 
 /// One command of a scope: its word, how to use it, and how it makes an action.
 public struct WindowCommand<Action>: Sendable {
+  /// The first word a person types for it (`add`).
   public let word: String
+  /// How to use it, as help shows it (`add TITLE [to COLUMN]`).
   public let usage: String
+  /// What it does, in a short sentence after the usage in help.
   public let helpText: String
   /// A line a person could type, shown in help with the action it makes as JSON.
   public let example: String?
+  /// Makes the action from the words after the command's own; throws a ``CommandError`` that
+  /// says what was expected.
   public let make: @Sendable (CommandWords) throws -> Action
   /// For a command that cannot be undone: what it will do, which a window asks a person to
   /// confirm first (nil for these words: go ahead).
   public let confirm: (@Sendable (CommandWords) -> String?)?
 
-  /// - Parameter confirm: for a command that cannot be undone, what it will do (`delete message
-  ///   3 for good`); a window asks before it sends it.
+  /// ```swift
+  /// WindowCommand("add", usage: "add N", help: "add N to the count", example: "add 5") { words in
+  ///   .add(amount: try words.integer(0))
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - word: the command's first word.
+  ///   - usage: how to use it; the word alone when nil.
+  ///   - help: what it does, in a short sentence.
+  ///   - example: a line a person could type, shown in help with its action's JSON.
+  ///   - confirm: for a command that cannot be undone, what it will do (`delete message
+  ///     3 for good`); a window asks before it sends it.
+  ///   - make: the action from the words after the command's own.
   public init(
     _ word: String, usage: String? = nil, help: String, example: String? = nil,
     confirm: (@Sendable (CommandWords) -> String?)? = nil,

@@ -16,6 +16,7 @@ import Foundation
 ///   ])
 /// ```
 public struct WindowScope: Sendable {
+  /// The scope's name, as the hosted app gives it (`board`, `card`).
   public let name: String
   /// The state as lines of at most the context's width; ANSI colour is allowed. The context
   /// holds the daemon's state when pending actions make the one shown differ from it (what
@@ -23,9 +24,10 @@ public struct WindowScope: Sendable {
   public let render: @Sendable (JSONValue, RenderContext<JSONValue>) -> [String]
   /// An action from words (`add 5`); throws a ``CommandError`` saying what was expected.
   public let parse: @Sendable (String) throws -> JSONValue
-  /// The commands as a person reads them (``CommandHelp``): `help` in a window and
-  /// `concord words` print these lines. ``briefHelp`` is the same list without the examples.
+  /// The commands as a person reads them: `help` in a window and `concord words` print these
+  /// lines. ``briefHelp`` is the same list without the examples.
   public let help: [String]
+  /// The commands without their examples: what a window shows where room is short.
   public let briefHelp: [String]
   /// True when the last lines matter most (a conversation): a window too short for all of
   /// them shows the end rather than the beginning.
@@ -48,6 +50,23 @@ public struct WindowScope: Sendable {
   /// ask first; nil for a line that can be.
   public let confirmation: @Sendable (String) -> String?
 
+  /// A scope described in JSON terms, for a window that knows no Swift types of the app (the
+  /// generic window is one); ``scope(_:render:commands:otherwise:showsEnd:outcome:choices:)``
+  /// makes one from typed state and actions.
+  ///
+  /// - Parameters:
+  ///   - name: the scope's name.
+  ///   - render: the state as lines.
+  ///   - parse: an action from a typed line.
+  ///   - help: the commands, as help lists them.
+  ///   - briefHelp: the same without examples; `help` when nil.
+  ///   - showsEnd: true when the last lines matter most.
+  ///   - check: whether a JSON value is one of the scope's actions; nil when unknown.
+  ///   - confirmation: what a line will do that cannot be undone, for the window to ask first.
+  ///   - words: the words that start a command, for Tab.
+  ///   - examples: lines a person could type, for a program's `--help`.
+  ///   - outcome: what an applied action did, in words.
+  ///   - choices: what Tab offers after a command's first word.
   public init(
     name: String, render: @escaping @Sendable (JSONValue, RenderContext<JSONValue>) -> [String],
     parse: @escaping @Sendable (String) throws -> JSONValue, help: [String], briefHelp: [String]? = nil,
@@ -73,11 +92,13 @@ public struct WindowScope: Sendable {
   /// A scope with a typed state, actions, renderer and commands.
   ///
   /// - Parameters:
+  ///   - name: the scope's name, as the hosted app gives it.
   ///   - render: the state as lines; the context has the width, and the daemon's state when
   ///     pending actions make the shown one differ (``RenderContext``).
   ///   - commands: the scope's words, each a command that makes an action.
   ///   - otherwise: what a line that starts with none of the commands' words means, such as a
   ///     chat message or a note; when nil, such a line is a mistake.
+  ///   - showsEnd: true when the last lines matter most (a conversation).
   ///   - outcome: what an applied action did, in words, from the state that holds it.
   ///   - choices: what Tab offers after a command's first word, from the state shown, the words
   ///     before and what is typed (``WordChoice``).

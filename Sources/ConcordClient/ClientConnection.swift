@@ -13,13 +13,18 @@ import Glibc
 /// daemon's `ping`s are answered here, so callers never see them.
 ///
 /// ```swift
-/// let connection = try ClientConnection(socket: ConcordHome.resolve().socket)
+/// let connection = try ClientConnection(socket: ConcordHome.resolve().socket, presence: false)
 /// try connection.send(.attach(scope: "counter", since: nil))
-/// let snapshot = try connection.receive(timeout: 5)
+/// let snapshot = try connection.receive(timeout: 5)   // the scope's whole state
+/// connection.close()
 /// ```
 public final class ClientConnection {
+  /// The daemon's greeting: the log's id and newest seq, the account it knows this peer as, the
+  /// app it hosts and its scopes. Read it to tell which log the answers belong to.
   public private(set) var welcome = ServerMessage.Welcome(
     protocolVersion: 0, logID: "", user: "", seq: 0, app: "", scopes: [])
+  /// The socket's descriptor, for a caller that waits on it with others (`poll` on it and the
+  /// keyboard), then calls ``readAvailable()``; -1 once closed.
   public private(set) var fileDescriptor: Int32
   /// The newest seq of the daemon's log this connection was told of: the welcome's, then that
   /// of every snapshot, update and answer since. The log only grows while a connection lasts.
@@ -33,8 +38,11 @@ public final class ClientConnection {
 
   /// Connects and says hello; throws ``ClientError/unreachable(_:)`` when no daemon answers.
   ///
-  /// - Parameter presence: true for a window a person has open (the app is told when it attaches
-  ///   and detaches); false for a command, which the log then records only by its actions.
+  /// - Parameters:
+  ///   - socket: the daemon's socket on this machine (`ConcordHome`'s `socket`).
+  ///   - timeout: how many seconds to wait for the daemon's welcome.
+  ///   - presence: true for a window a person has open (the app is told when it attaches
+  ///     and detaches); false for a command, which the log then records only by its actions.
   public convenience init(socket: URL, timeout: Double = 5, presence: Bool) throws(ClientError) {
     try self.init(address: .socket(socket), timeout: timeout, presence: presence)
   }
@@ -43,6 +51,12 @@ public final class ClientConnection {
   /// through this laptop's relay to it (``RelayLink``: one ssh channel for every window) — and
   /// says hello. A link through ssh that fails before the daemon's welcome throws why, in words
   /// that say what to do.
+  ///
+  /// - Parameters:
+  ///   - address: where the daemon is.
+  ///   - timeout: how many seconds to wait for the daemon's welcome (at least 15 through ssh,
+  ///     where the login comes first).
+  ///   - presence: true for a window a person has open; false for a command.
   public init(address: DaemonAddress, timeout: Double = 5, presence: Bool) throws(ClientError) {
     let hello = ClientMessage.hello(
       protocolVersion: WireProtocol.version, client: nil, presence: presence,
@@ -174,6 +188,8 @@ public final class ClientConnection {
     return nil
   }
 
+  /// Closes the socket; the daemon sees the peer go (a window's presence ends). Safe to call
+  /// more than once, and called when the connection is released.
   public func close() {
     if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
     fileDescriptor = -1

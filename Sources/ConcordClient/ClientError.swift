@@ -20,6 +20,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
   /// `concord` is missing there). The reason says what to do.
   case remoteRefused(String)
 
+  /// The line a command prints: an unreachable daemon also says how to start it.
   public var description: String {
     switch self {
     case let .unreachable(reason): "daemon not running (\(reason)): start it with `\(ProgramName.current) daemon start`"

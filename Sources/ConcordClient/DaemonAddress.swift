@@ -9,7 +9,11 @@ import Foundation
 /// let there = DaemonAddress.ssh(try SSHTarget("ssh://alice@server"))
 /// ```
 public enum DaemonAddress: Sendable, Equatable, CustomStringConvertible {
+  /// The daemon's Unix socket on this machine (`ConcordHome`'s `socket`): the kernel tells the
+  /// daemon who connects.
   case socket(URL)
+  /// A daemon on another machine, reached through this account's relay and its one ssh
+  /// connection to that server (``RelayLink``).
   case ssh(SSHTarget)
 
   /// How often, at most, a connection to this address asks the daemon for its scopes' changes
@@ -26,6 +30,7 @@ public enum DaemonAddress: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
+  /// The address as messages name it: the socket's path, or the `ssh://` URL.
   public var description: String {
     switch self {
     case let .socket(url): url.path

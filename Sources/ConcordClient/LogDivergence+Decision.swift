@@ -1,6 +1,13 @@
-/// What a person can do when the daemon's log does not carry on from what this home has seen:
-/// the commands that decide, named the same way by every command and window that stops on it.
+/// Adds what a person can do about a divergence, in the words every command and window shows.
 extension LogDivergence {
+  /// What a person can do when the daemon's log does not carry on from what this home has seen:
+  /// the commands that decide (named with ``ProgramName/current``), said the same way by every
+  /// command and window that stops on it.
+  ///
+  /// ```swift
+  /// LogDivergence.rolledBack(logEndsAt: 1204, seen: 1220).decision
+  /// // "`concord outbox sync --accept-rollback` accepts the daemon's log as it is and sends …"
+  /// ```
   public var decision: String {
     let program = ProgramName.current
     switch self {

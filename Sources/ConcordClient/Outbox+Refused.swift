@@ -6,16 +6,32 @@ import GRDB
 /// An action queued in the outbox that the daemon refused when it was resent: the person who
 /// typed it may have long moved on, so every window of the home shows it, with the daemon's
 /// reason, until someone dismisses it.
+///
+/// ```swift
+/// for refused in try outbox.refusedOnResend() {
+///   print("\(refused.scope): \(refused.text) — \(refused.reason)")
+/// }
+/// ```
 public struct RefusedAction: Sendable, Equatable {
+  /// The action as it waited in the outbox.
   public var queued: QueuedAction
+  /// Why the daemon refused it, in the app's words.
   public var reason: String
 
+  /// An action refused when resent, with the daemon's reason.
+  ///
+  /// - Parameters:
+  ///   - queued: the action as it waited in the outbox.
+  ///   - reason: why the daemon refused it.
   public init(queued: QueuedAction, reason: String) {
     self.queued = queued
     self.reason = reason
   }
 
+  /// The action's number in this home's outbox: what dismissing it names
+  /// (``Outbox/dismissRefused(upTo:)``).
   public var cseq: Int64 { queued.cseq }
+  /// The scope the action was sent to (`board`, `card:42`).
   public var scope: String { queued.scope }
   /// How a person names it: as typed, else as the action's JSON.
   public var text: String { queued.typed ?? queued.action.jsonText }

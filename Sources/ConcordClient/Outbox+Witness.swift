@@ -15,7 +15,15 @@ extension Outbox {
   /// daemon's welcome with (``OutboxSync/run(_:over:force:acceptRollback:witnessedBefore:attached:other:onResult:)``).
   /// Read after the welcome instead, it may hold an entry another window of the home was
   /// answered with since — which is no rollback.
+  ///
+  /// ```swift
+  /// let before = try outbox.witnessSnapshot()
+  /// let connection = try ClientConnection(address: address, presence: false)
+  /// let report = try OutboxSync.run(outbox, over: connection, witnessedBefore: before)
+  /// ```
   public struct WitnessSnapshot: Sendable {
+    /// The highest `(log id, seq)` witnessed at that moment; nil when the home had not synced
+    /// with any daemon yet.
     public let position: LogPosition?
   }
 

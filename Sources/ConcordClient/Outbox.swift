@@ -102,8 +102,12 @@ public final class Outbox: Sendable {
   /// Queues an action with the next `cseq`; durable when this returns. Its texts are kept in NFC,
   /// as the daemon will take them, so a window shows it offline as it will be logged.
   ///
-  /// - Parameter typed: the words a person typed for it (`move 2 done`), to name it by them if
-  ///   it is refused when resent.
+  /// - Parameters:
+  ///   - scope: the scope the action is for (`board`, `card:42`).
+  ///   - action: the scope's action, as JSON.
+  ///   - typed: the words a person typed for it (`move 2 done`), to name it by them if
+  ///     it is refused when resent.
+  /// - Returns: the action as queued, with its `cseq`.
   @discardableResult
   public func enqueue(scope: String, action: JSONValue, typed: String? = nil) throws(ClientError) -> QueuedAction {
     try access { db in
@@ -120,7 +124,8 @@ public final class Outbox: Sendable {
   }
 
   /// The queued actions, oldest first. Cheap to ask again: what was opened before is not
-  /// opened again (``QueuedMemo``).
+  /// opened again (the outbox keeps what it last opened, and reads the file again only when a
+  /// window or command of the home wrote to it).
   public func queued() throws(ClientError) -> [QueuedAction] {
     try reading { db in
       let version = try Int64.fetchOne(db, sql: "PRAGMA data_version") ?? 0
@@ -139,6 +144,8 @@ public final class Outbox: Sendable {
     }
   }
 
+  /// How many actions wait, every window's and command's of the home: the number a window shows
+  /// while offline. Cheaper than ``queued()``: nothing is opened.
   public func count() throws(ClientError) -> Int {
     try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM pending") ?? 0 }
   }
@@ -146,9 +153,13 @@ public final class Outbox: Sendable {
   /// The daemon answered the action: it leaves the outbox, and the entry it answered with, if
   /// any, is witnessed.
   ///
-  /// - Parameter refusal: the action and the daemon's reason, for an action it refused when
-  ///   resent: kept for every window of the home to show (``refusedOnResend()``) until a person
-  ///   dismisses it.
+  /// - Parameters:
+  ///   - cseq: the answered action's number.
+  ///   - entry: the log's entry the daemon answered with, if it named one: the outbox witnesses
+  ///     it (``witnessed()``).
+  ///   - refusal: the action and the daemon's reason, for an action it refused when
+  ///     resent: kept for every window of the home to show (``refusedOnResend()``) until a person
+  ///     dismisses it.
   public func remove(
     cseq: Int64, answeredAt entry: LogPosition? = nil, refusedOnResend refusal: (action: QueuedAction, reason: String)? = nil
   ) throws(ClientError) {
@@ -163,6 +174,8 @@ public final class Outbox: Sendable {
   }
 
   /// Drops queued actions without sending them; returns how many went.
+  ///
+  /// - Parameter cseq: the one action to drop; nil drops them all.
   @discardableResult
   public func drop(cseq: Int64? = nil) throws(ClientError) -> Int {
     try access { db in
@@ -270,15 +283,30 @@ public final class Outbox: Sendable {
   }
 }
 
-/// An action waiting in the outbox.
+/// An action waiting in the outbox: what ``Outbox/enqueue(scope:action:typed:)`` returns and
+/// ``Outbox/queued()`` lists, sent again with the same `cseq` until the daemon answers it.
 public struct QueuedAction: Sendable, Equatable {
+  /// The client's sequence number for the action: with the outbox's ``Outbox/clientID``, the
+  /// key the daemon answers a repeat by, so that it is applied once however often it is sent.
   public var cseq: Int64
+  /// The scope it is sent to, in NFC, as the daemon names it.
   public var scope: String
+  /// The scope's action, as JSON (its texts in NFC).
   public var action: JSONValue
+  /// When it was queued: a window predicts the action as made at this time, as the daemon will
+  /// record it at about the same.
   public var queuedAt: Date
   /// The words a person typed for it, when it was typed as words.
   public var typed: String?
 
+  /// An action as queued; ``Outbox/enqueue(scope:action:typed:)`` makes them.
+  ///
+  /// - Parameters:
+  ///   - cseq: its number in the outbox.
+  ///   - scope: the scope it is for.
+  ///   - action: the scope's action, as JSON.
+  ///   - queuedAt: when it was queued.
+  ///   - typed: the words a person typed for it, if it was typed as words.
   public init(cseq: Int64, scope: String, action: JSONValue, queuedAt: Date, typed: String? = nil) {
     self.cseq = cseq
     self.scope = scope
@@ -302,13 +330,25 @@ public struct QueuedAction: Sendable, Equatable {
   }
 }
 
-/// A scope's state as a window last saw it, and where.
+/// A scope's state as a window last saw it, and where: what it shows while the daemon is away,
+/// and the point it asks the daemon's changes from when it attaches again.
 public struct SeenState: Sendable, Equatable {
+  /// The scope (`board`, `card:42`).
   public var scope: String
+  /// The id of the daemon's log the state came from.
   public var logID: String
+  /// The log's seq the state is as of.
   public var seq: Int64
+  /// The scope's state, as the daemon sent it.
   public var state: JSONValue
 
+  /// A state seen of `scope` at `seq` of log `logID`.
+  ///
+  /// - Parameters:
+  ///   - scope: the scope.
+  ///   - logID: the id of the log the state came from.
+  ///   - seq: the seq it is as of.
+  ///   - state: the scope's state.
   public init(scope: String, logID: String, seq: Int64, state: JSONValue) {
     self.scope = scope
     self.logID = logID

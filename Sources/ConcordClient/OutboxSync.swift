@@ -14,6 +14,13 @@ import ConcordWire
 /// }
 /// ```
 public enum OutboxSync {
+  /// What one run did: each action's outcome, or why nothing was sent.
+  ///
+  /// ```swift
+  /// let report = try OutboxSync.run(outbox, over: connection)
+  /// if let divergence = report.divergence { print(divergence, divergence.decision) }
+  /// print("\(report.applied) applied, \(report.refused) refused")
+  /// ```
   public struct Report: Sendable {
     /// Each queued action's outcome, and the log's entry the daemon answered with (none for an
     /// action it could not take at all: it left the outbox all the same).
@@ -22,7 +29,9 @@ public enum OutboxSync {
     /// nothing was sent.
     public var divergence: LogDivergence?
 
+    /// How many actions the daemon applied.
     public var applied: Int { results.count { if case .applied = $0.outcome { true } else { false } } }
+    /// How many it refused, or could not take at all: they left the outbox too.
     public var refused: Int { results.count - applied }
   }
 
@@ -31,6 +40,8 @@ public enum OutboxSync {
   /// A replaced log with nothing queued is simply taken on.
   ///
   /// - Parameters:
+  ///   - outbox: the home's outbox, whose queue is sent.
+  ///   - connection: a connection to the daemon, greeted.
   ///   - force: send even when the daemon's log is not the one last synced with (replaced).
   ///   - acceptRollback: send even when the daemon's log ends before what this home has seen.
   ///   Either way the daemon's position becomes the one witnessed.
@@ -75,7 +86,16 @@ public enum OutboxSync {
     return report
   }
 
-  /// Resends with no window around it.
+  /// Resends with no window around it: what `concord outbox sync` and `send` do.
+  ///
+  /// - Parameters:
+  ///   - outbox: the home's outbox, whose queue is sent.
+  ///   - connection: a connection to the daemon, greeted.
+  ///   - force: send even when the daemon's log is not the one last synced with (replaced).
+  ///   - acceptRollback: send even when the daemon's log ends before what this home has seen.
+  ///   - witnessedBefore: what the home had witnessed before `connection` was made; nil reads
+  ///     it now.
+  ///   - onResult: called as each action is answered.
   public static func run(
     _ outbox: Outbox, over connection: ClientConnection, force: Bool = false, acceptRollback: Bool = false,
     witnessedBefore: Outbox.WitnessSnapshot? = nil,

@@ -13,11 +13,22 @@ import Foundation
 /// target.name      // "alice@server:2222/srv/concord": its local home is remotes/<name, escaped>
 /// ```
 public struct SSHTarget: Sendable, Equatable, CustomStringConvertible {
+  /// The account to log in as; nil leaves it to ssh (`~/.ssh/config`, else this account's name).
   public var user: String?
+  /// The server: a host name, an address, or an alias of `~/.ssh/config`.
   public var host: String
+  /// The ssh port; nil leaves it to ssh (22, or what `~/.ssh/config` says).
   public var port: Int?
+  /// The daemon's home on the server (`/srv/concord`); nil for the default home of the account
+  /// that logs in.
   public var home: String?
 
+  /// Reads a target from its URL, as `--host` and `CONCORD_HOST` give it.
+  ///
+  /// Throws ``ClientError/usage(_:)`` for what is no `ssh://` URL, and for a host or user name
+  /// that starts with `-` (ssh would read it as an option).
+  ///
+  /// - Parameter text: `ssh://[USER@]HOST[:PORT][/HOME]`.
   public init(_ text: String) throws(ClientError) {
     guard let url = URLComponents(string: text), url.scheme?.lowercased() == "ssh" else {
       throw .usage("a host is written ssh://[USER@]HOST[:PORT][/HOME], such as ssh://alice@server; not \(text)")
@@ -42,6 +53,7 @@ public struct SSHTarget: Sendable, Equatable, CustomStringConvertible {
     (user.map { "\($0)@" } ?? "") + host + (port.map { ":\($0)" } ?? "") + (home ?? "")
   }
 
+  /// The target as people write it: `ssh://` and its ``name``.
   public var description: String { "ssh://" + name }
 
   /// The target as a URL that ``init(_:)`` reads back as the same target (its parts escaped).

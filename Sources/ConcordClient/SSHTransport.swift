@@ -16,10 +16,14 @@ import Glibc
 /// PATH of a non-interactive ssh session is short: `/usr/local/bin:/usr/bin:/bin`).
 ///
 /// ```swift
-/// let link = try SSHTransport.open(try SSHTarget("ssh://alice@server"))
-/// // link.fileDescriptor speaks the protocol; link.failure() says why it ended early
+/// let target = try SSHTarget("ssh://alice@server")
+/// let link = try SSHTransport.open(target)
+/// // link.fileDescriptor speaks the protocol; link.failure(for: target) says why it ended early
+/// link.close()
 /// ```
 public final class SSHTransport {
+  /// This end of the socket pair: what is written here reaches the remote command's standard
+  /// input, and its standard output is read here.
   public let fileDescriptor: Int32
   private let process: pid_t
   /// What ssh writes on standard error: a file with no name (unlinked once open), so nothing is
@@ -34,8 +38,14 @@ public final class SSHTransport {
   }
 
   /// Starts ssh towards `target`, running `concord ARGUMENTS` there (`dial-stdio`, a
-  /// connection of its own; `dial-stdio --mux`, the trunk of a ``Relay``); throws only when
+  /// connection of its own; `dial-stdio --mux`, the trunk of a relay, `Relay`); throws only when
   /// ssh cannot be started at all.
+  ///
+  /// - Parameters:
+  ///   - target: the server, and the daemon's home there.
+  ///   - remoteArguments: what the program on the server is asked to do.
+  ///   - environment: where `CONCORD_SSH_COMMAND`, `CONCORD_REMOTE_COMMAND` and
+  ///     `XDG_RUNTIME_DIR` are read.
   public static func open(
     _ target: SSHTarget, running remoteArguments: [String] = ["dial-stdio"],
     environment: [String: String] = ProcessInfo.processInfo.environment
@@ -76,6 +86,11 @@ public final class SSHTransport {
 
   /// The ssh command line that runs `concord ARGUMENTS` on `target`'s machine (each argument
   /// quoted for the server's shell), in the home the URL names.
+  ///
+  /// - Parameters:
+  ///   - target: the server, and the daemon's home there.
+  ///   - arguments: what the program on the server is asked to do.
+  ///   - environment: where `CONCORD_SSH_COMMAND` and `CONCORD_REMOTE_COMMAND` are read.
   public static func command(for target: SSHTarget, running arguments: [String], environment: [String: String]) -> [String] {
     let ssh = (environment["CONCORD_SSH_COMMAND"] ?? "ssh").split(separator: " ").map(String.init)
     var remote = ([ProgramName.remoteCommand(environment)] + arguments.map(shellQuoted)).joined(separator: " ")
@@ -136,6 +151,11 @@ public final class SSHTransport {
 
   /// Why an ssh to `target` that exited with `status`, having said `said` on standard error,
   /// failed, in one line that says what to do.
+  ///
+  /// - Parameters:
+  ///   - status: ssh's exit status (255 for its own failures), nil if it had not exited.
+  ///   - said: what ssh wrote on standard error.
+  ///   - target: the server it was to reach, named in the message.
   public static func failure(status: Int32?, said: String, target: SSHTarget) -> ClientError {
     let last = said.split(separator: "\n").last.map(String.init) ?? ""
     let remote = target.description

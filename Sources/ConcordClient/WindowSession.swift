@@ -6,11 +6,11 @@ import Foundation
 
 /// A window's side of one scope, online and offline: the connection (re-established with
 /// backoff), the outbox resent on every reconnect, and the state shown — the daemon's, with
-/// the actions still pending applied on top by the app's own reducer (``ClientApp/predict``),
+/// the actions still pending applied on top by the app's own reducer (`ClientApp`'s `predict`),
 /// computed again on every update of the daemon's (a rebase, as Replicache does).
 ///
 /// It does no I/O of its own beyond the socket: the caller waits on ``fileDescriptor`` (and the
-/// keyboard) and calls ``socketReadable()``, ``tick()`` and ``submit(_:)``; each returns what
+/// keyboard) and calls ``socketReadable()``, ``tick()`` and ``submit(_:typed:)``; each returns what
 /// happened, for the caller to show.
 ///
 /// ```swift
@@ -19,8 +19,25 @@ import Foundation
 /// events += try session.submit(["increment": [:]]).events
 /// ```
 public final class WindowSession {
+  /// What happened in one step of the session, for the window to show: the link coming and
+  /// going, the state changing, actions answered or queued.
+  ///
+  /// ```swift
+  /// for event in try session.tick() {
+  ///   switch event {
+  ///   case .stateChanged: redraw(session.readShown())
+  ///   case let .answered(cseq, .refused(reason)): say("\(cseq) refused: \(reason)")
+  ///   case let .disconnected(reason): say("offline: \(reason)")
+  ///   default: break
+  ///   }
+  /// }
+  /// ```
   public enum Event: Sendable, Equatable {
+    /// The daemon answered: the session is online, as `user` (the account the daemon knows this
+    /// person by), on the log `logID`.
     case connected(user: String, logID: String)
+    /// The link to the daemon was lost: the window goes on offline, queueing its actions, and
+    /// tries again with backoff.
     case disconnected(reason: String)
     /// The state to show changed.
     case stateChanged
@@ -41,7 +58,9 @@ public final class WindowSession {
     case message(ServerMessage)
   }
 
+  /// The scope the session shows, in NFC, as the daemon names it.
   public let scope: String
+  /// The home's outbox, which every action of the window goes through (and its lines' history).
   public let outbox: Outbox
   private let home: ConcordHome
   private let address: DaemonAddress
@@ -59,6 +78,8 @@ public final class WindowSession {
   /// that, or what is pending on it, changed.
   private var confirmedChanges = 0
   private var shownMemo: (confirmedChanges: Int, pending: [Int64], user: String, shown: Shown, prediction: Prediction?)?
+  /// Who the daemon says this window's person is; nil before it first answered (``userName``
+  /// says who it will be).
   public private(set) var user: String?
   /// The state seen is kept in the outbox (to show while the daemon is away) at most once a
   /// second, not at every update: each keeping is an encryption and a commit, and every window
@@ -76,13 +97,22 @@ public final class WindowSession {
   public var isConnecting: Bool { link.attempt != nil }
   /// Whether the state shown comes from the daemon right now.
   public var isConnected: Bool { connection != nil }
+  /// The connection's socket, for the window to wait on with the keyboard and then call
+  /// ``socketReadable()``; nil while offline.
   public var fileDescriptor: Int32? { connection?.fileDescriptor }
+  /// The log's seq the daemon's state of the scope is as of; nil before any was seen.
   public var seq: Int64? { confirmed?.seq }
 
-  /// - Parameter resumes: attach with the state last seen (`since`), so the daemon answers with
-  ///   the changes since then; false to be sent the whole state first, as a script wants.
-  ///   - app: predicts the state after the actions still pending; nil shows the daemon's alone.
+  /// A session for `scope`, not connected yet: it shows the state last seen of the scope at
+  /// once, and connects on the first ``tick()``.
+  ///
+  /// - Parameters:
+  ///   - home: the home whose outbox, key and socket the session uses.
   ///   - address: where the daemon is; nil for the socket in `home`.
+  ///   - scope: the scope to show (`board`, `card:42`).
+  ///   - app: predicts the state after the actions still pending; nil shows the daemon's alone.
+  ///   - resumes: attach with the state last seen (`since`), so the daemon answers with
+  ///     the changes since then; false to be sent the whole state first, as a script wants.
   public init(
     home: ConcordHome, address: DaemonAddress? = nil, scope: String, app: ClientApp?, resumes: Bool = true
   ) throws(ClientError) {
@@ -207,7 +237,9 @@ public final class WindowSession {
   /// Sends an action (through the outbox): applied optimistically at once, answered later
   /// with an ``Event/answered(cseq:_:)`` for the cseq returned.
   ///
-  /// - Parameter typed: the words a person typed for it, kept with it in the outbox.
+  /// - Parameters:
+  ///   - action: the scope's action, as JSON.
+  ///   - typed: the words a person typed for it, kept with it in the outbox.
   public func submit(_ action: JSONValue, typed: String? = nil) throws(ClientError) -> (cseq: Int64, events: [Event]) {
     let queued = try outbox.enqueue(scope: scope, action: action, typed: typed)
     unanswered.insert(queued.cseq)
@@ -391,6 +423,13 @@ public final class WindowSession {
 }
 
 /// What a window shows of its scope: the daemon's state, and the actions still pending on top.
+///
+/// ```swift
+/// if let shown = session.readShown() {
+///   draw(shown.state)                                    // as predicted
+///   for action in shown.pending { mark(action.cseq, refused: shown.refusals[action.cseq]) }
+/// }
+/// ```
 public struct Shown: Sendable, Equatable {
   /// The state after the pending actions, as the app's reducer predicts it; the daemon's when
   /// nothing is pending or the app cannot predict.
@@ -403,6 +442,13 @@ public struct Shown: Sendable, Equatable {
   /// which decides, will likely refuse them too.
   public var refusals: [Int64: String]
 
+  /// What to show: the state after the pending actions, and what it rests on.
+  ///
+  /// - Parameters:
+  ///   - state: the state after the pending actions.
+  ///   - confirmed: the daemon's state.
+  ///   - pending: the actions not answered yet, oldest first.
+  ///   - refusals: why the app's reducer refused pending actions, by cseq.
   public init(state: JSONValue, confirmed: JSONValue, pending: [QueuedAction] = [], refusals: [Int64: String] = [:]) {
     self.state = state
     self.confirmed = confirmed

@@ -26,7 +26,8 @@ public struct ConcordProgram: Sendable {
     /// This program, as `NAME daemon run`.
     case subcommand
     /// Another executable, found beside this one (else on the PATH), whose root command is
-    /// `daemon run` (a ``DaemonProgram``): how `concord` starts `concordd`.
+    /// `daemon run` (a `DaemonProgram` of `ConcordDaemonCommand`): how `concord` starts
+    /// `concordd`.
     case executable(String)
   }
 
@@ -35,9 +36,12 @@ public struct ConcordProgram: Sendable {
   public let name: String
   /// The apps it speaks; the first unless `--app`/`CONCORD_APP` names another.
   public let apps: [ProgramApp]
+  /// How `daemon start` runs the daemon: this program's own `daemon run`, or another
+  /// executable's.
   public let daemonLaunch: DaemonLaunch
   /// One line on what the program is for, atop its `--help`.
   public let abstract: String
+  /// What `--version` prints; the daemon this program runs reports the same version.
   public let version: String
 
   /// A program for one app.
@@ -47,6 +51,7 @@ public struct ConcordProgram: Sendable {
   ///   - app: the app as the daemon hosts it.
   ///   - windows: how windows show the scopes the app gives a look of its own; the others get
   ///     generic windows (their state as an outline, actions typed as JSON).
+  ///   - version: what `--version` prints.
   public init<State: Codable & Sendable, Action: Codable & Sendable>(
     name: String, app: HostedApp<State, Action>, windows: @autoclosure @escaping @Sendable () -> [WindowScope] = [],
     version: String = "0.1.0"
@@ -57,6 +62,21 @@ public struct ConcordProgram: Sendable {
   }
 
   /// A program for several apps, the first by default.
+  ///
+  /// ```swift
+  /// ConcordProgram(
+  ///   name: "concord", apps: BundledApps.all, daemonLaunch: .executable("concordd"),
+  ///   abstract: "Attach windows to a Concord daemon, send actions, and audit its log."
+  /// ).run()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: the command people type.
+  ///   - apps: the apps it speaks (each a `ProgramApp`), the first unless `--app` or
+  ///     `CONCORD_APP` names another.
+  ///   - daemonLaunch: how `daemon start` runs the daemon.
+  ///   - abstract: one line on what the program is for, atop its `--help`.
+  ///   - version: what `--version` prints.
   public init(
     name: String, apps: [ProgramApp], daemonLaunch: DaemonLaunch = .subcommand, abstract: String, version: String = "0.1.0"
   ) {

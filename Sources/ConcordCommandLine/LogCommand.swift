@@ -239,6 +239,7 @@ struct LogCommand: ParsableCommand {
   }
 }
 
+/// Lets `log export --format` take an audit format by its name (`jsonl` or `csv`).
 extension AuditFormat: ExpressibleByArgument {}
 
 /// Standard output, or a file written whole (a temporary file renamed at the end).

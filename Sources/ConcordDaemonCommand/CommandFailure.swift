@@ -1,11 +1,23 @@
 import ArgumentParser
 import Foundation
 
-/// Exit codes of every Concord program, as the README fixes them.
+/// Exit codes of every Concord program, as the README fixes them: a script tells by the code
+/// alone whether to fix its command, wait for the daemon, or give up.
+///
+/// ```sh
+/// shoplist send list 'add milk 2'
+/// [ $? -eq 3 ] && echo "no daemon: the action waits in the outbox"
+/// ```
 public enum ConcordExitCode: Int32, Sendable {
+  /// 0: the command did what it was asked.
   case success = 0
+  /// 1: it failed; the line on standard error says why.
   case failure = 1
+  /// 2: the command line was wrong (an unknown option, a scope or action that names nothing);
+  /// running it again as it is will not help.
   case usage = 2
+  /// 3: no daemon answered; a command that sends actions has kept them in the outbox, to be
+  /// sent once it is back.
   case daemonUnreachable = 3
 }
 

@@ -16,6 +16,7 @@ public struct DaemonProgram: Sendable {
   public let home: String
   /// The apps it can host; the first unless `--app`/`CONCORD_APP` names another.
   public let apps: [ProgramApp]
+  /// What `--version` prints.
   public let version: String
   /// Whether `daemon run` is this process's root command.
   let isRoot: Bool
@@ -26,6 +27,7 @@ public struct DaemonProgram: Sendable {
   ///   - name: the executable's name (`concordd`).
   ///   - home: the program whose home it keeps by default (`concord`).
   ///   - apps: the apps it can host, the first by default.
+  ///   - version: what `--version` prints.
   public init(name: String, home: String, apps: [ProgramApp], version: String = "0.1.0") {
     self.init(invocation: name, home: home, apps: apps, version: version, isRoot: true)
   }

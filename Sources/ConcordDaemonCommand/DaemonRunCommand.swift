@@ -129,4 +129,5 @@ package struct DaemonRunCommand: ParsableCommand {
   }
 }
 
+/// Lets `--log-level` take a level by its name (`trace` to `critical`) on the command line.
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -16,7 +16,7 @@ import Synchronization
 /// what is pending, write a checkpoint, remove the socket.
 ///
 /// ```swift
-/// let daemon = try ConcordDaemon(app: app, configuration: configuration, logger: logger)
+/// let daemon = ConcordDaemon(app: app, configuration: configuration, logger: logger)
 /// let group = ServiceGroup(services: [daemon], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
 /// try await group.run()
 /// ```
@@ -26,12 +26,24 @@ public final class ConcordDaemon<State: Codable & Sendable, Action: Codable & Se
   let logger: Logger
   private let fatal = LockedValue<String?>(nil)
 
+  /// A daemon for `app`, not started: nothing is opened until ``run()``.
+  ///
+  /// - Parameters:
+  ///   - app: the app to host: its reducer, scopes, admission and migrations.
+  ///   - configuration: where its home, socket, log and key are, and how it runs.
+  ///   - logger: where it says what it does (boot, checkpoints, connections, failures).
   public init(app: HostedApp<State, Action>, configuration: DaemonConfiguration, logger: Logger) {
     self.app = app
     self.configuration = configuration
     self.logger = logger
   }
 
+  /// Boots the app from its log and serves windows until a graceful shutdown (SIGTERM or SIGINT
+  /// through the `ServiceGroup`) or a failure of the log; then it stops taking actions, commits
+  /// and answers what was taken, lets the windows go and writes the final checkpoint.
+  ///
+  /// Throws ``DaemonError`` when it cannot start (the home is another daemon's, the key does not
+  /// open the log, the socket cannot be made) or had to stop.
   public func run() async throws {
     let policy = try PeerPolicy(ownerUID: getuid(), allowGroup: configuration.allowGroup)
     let access = HomeAccess(policy: policy, groupName: configuration.allowGroup)

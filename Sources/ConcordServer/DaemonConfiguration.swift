@@ -12,8 +12,12 @@ import Foundation
 public struct DaemonConfiguration: Sendable {
   /// `CONCORD_HOME`: the directory (mode 0700) of the socket, the log and the key.
   public var home: URL
+  /// Where the daemon listens: the home's `concordd.sock` unless `--socket` says otherwise.
   public var socketPath: String
+  /// The action log's database: the home's `log.sqlite`.
   public var logURL: URL
+  /// What unlocks the log: the home's key file (made on first start), another key file, or a
+  /// passphrase.
   public var key: KeySource
   /// A snapshot of the state is taken every this many entries.
   public var snapshotInterval: Int64 = 1000
@@ -25,6 +29,10 @@ public struct DaemonConfiguration: Sendable {
   /// too.
   public var pingInterval: Duration = .seconds(30)
 
+  /// The configuration of a daemon whose files are all in `home`, with the defaults for the
+  /// rest; change a property to differ.
+  ///
+  /// - Parameter home: the daemon's home directory (`CONCORD_HOME`).
   public init(home: URL) {
     let layout = ConcordHome(home)
     self.home = home
@@ -34,6 +42,10 @@ public struct DaemonConfiguration: Sendable {
   }
 
   /// `$CONCORD_HOME`, else `$XDG_STATE_HOME/PROGRAM`, else `~/.local/state/PROGRAM`.
+  ///
+  /// - Parameters:
+  ///   - program: the program whose home it is (`concord`, or an app's own program).
+  ///   - environment: where the variables are read.
   public static func defaultHome(
     program: String = "concord", environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> URL {
@@ -49,6 +61,10 @@ extension DaemonConfiguration {
 
 /// Why the daemon cannot start or had to stop, in one line.
 public struct DaemonError: Error, Sendable, CustomStringConvertible {
+  /// The reason, in one line a person reads (`concordd` prints it before it exits 1).
   public var description: String
+  /// A failure said in `description`.
+  ///
+  /// - Parameter description: the one-line reason.
   public init(_ description: String) { self.description = description }
 }

@@ -43,8 +43,22 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
 
   /// Makes a test store.
   ///
-  /// - Parameter clock: the clock that effect-queue delays wait on; pass the test clock that
-  ///   the environment uses, so advancing it drives both.
+  /// ```swift
+  /// let clock = TestClock()
+  /// let store = TestStore(initialState: Counter(), reducer: counter,
+  ///                       environment: .init(clock: clock), clock: clock)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - initialState: the state the test starts from.
+  ///   - reducer: the feature under test.
+  ///   - environment: its dependencies; test doubles here make effects predictable.
+  ///   - clock: the clock that effect-queue delays wait on; pass the test clock that
+  ///     the environment uses, so advancing it drives both.
+  ///   - fileID: where an effect still running at the end is reported; leave the default (the caller's file).
+  ///   - filePath: the caller's file path, for the same report.
+  ///   - line: the caller's line.
+  ///   - column: the caller's column.
   public init<Environment: Sendable>(
     initialState: State,
     reducer: Reducer<State, Action, Environment>,
@@ -110,9 +124,15 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
 
   /// Sends `action` and checks that the state changed exactly as `update` describes.
   ///
-  /// - Parameter update: turns the state before the action into the state you expect after it.
-  ///   Leave it out to assert that the action changes nothing.
-  /// - Returns: the action's effects, to ``StoreTask/cancel()`` or ``StoreTask/finish()``.
+  /// - Parameters:
+  ///   - action: what the user (or the test) does.
+  ///   - update: turns the state before the action into the state you expect after it.
+  ///     Leave it out to assert that the action changes nothing.
+  ///   - fileID: where a failure is reported; leave the default (the caller's file).
+  ///   - filePath: the caller's file path, for the same report.
+  ///   - line: the caller's line.
+  ///   - column: the caller's column.
+  /// - Returns: the action's effects, to `cancel()` or `finish()` (see `StoreTask` in the core).
   @discardableResult
   public func send(
     _ action: Action,

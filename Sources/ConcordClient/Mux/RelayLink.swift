@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// A window's way to a daemon on another machine: a connection to this laptop's relay for that
-/// server (``Relay``), started here when none runs. Every window, command and outbox sync
-/// to one server shares the relay's one ssh channel.
+/// server (`Relay`, the `relay` command), started here when none runs. Every window, command
+/// and outbox sync to one server shares the relay's one ssh channel.
 ///
 /// ```swift
 /// let fd = try RelayLink.open(to: target, greeting: Array(hello.utf8), timeout: 15)
@@ -18,6 +18,14 @@ public enum RelayLink {
   /// A channel to the daemon on `target`'s machine, opened, with `greeting` (the hello) sent on
   /// it; throws why not, in words. A relay that was ending as the window came (its last window
   /// gone a minute ago, or its ssh just ended) answers nothing: the next relay is started, once.
+  ///
+  /// - Parameters:
+  ///   - target: the server whose daemon to reach.
+  ///   - greeting: the bytes to send first: the `hello` line.
+  ///   - timeout: how many seconds to wait for the relay's answer (``RelayAnswer``).
+  ///   - environment: where `CONCORD_SSH_COMMAND`, `CONCORD_REMOTE_COMMAND` and
+  ///     `XDG_RUNTIME_DIR` are read.
+  /// - Returns: the connected socket's descriptor; the daemon's welcome is the next line on it.
   public static func open(
     to target: SSHTarget, greeting: [UInt8], timeout: Double,
     environment: [String: String] = ProcessInfo.processInfo.environment
@@ -44,6 +52,11 @@ public enum RelayLink {
 
   /// Where this account's relay to `target` listens: one per server, ssh command and program run
   /// there (two programs' windows to one server go to two daemons), named by a hash of them, in the directory of the shared SSH connections.
+  ///
+  /// - Parameters:
+  ///   - target: the server the relay reaches.
+  ///   - environment: where `CONCORD_SSH_COMMAND`, `CONCORD_REMOTE_COMMAND` and
+  ///     `XDG_RUNTIME_DIR` are read.
   public static func socketPath(for target: SSHTarget, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
     let key = [target.description, environment["CONCORD_SSH_COMMAND"] ?? "", ProgramName.remoteCommand(environment)]
       .joined(separator: "\u{0}")
