@@ -116,7 +116,7 @@ let package = Package(
     // A window without a terminal: keys, the command line's editor, scrolling, styled lines, and
     // the full-screen window as a state machine (`WindowModel`: events in, a frame and commands
     // out). No I/O.
-    .target(name: "ConcordWindow", dependencies: ["ConcordApp", "ConcordClient", "ConcordWire"]),
+    .target(name: "ConcordWindow", dependencies: ["ConcordApp", "ConcordClient", "ConcordJSON", "ConcordLog", "ConcordReplay", "ConcordWire"]),
     // The terminal under a window: ncurses draws a window's frame and reads its keys.
     .target(name: "ConcordTerminal", dependencies: ["CNcurses", "ConcordText", "ConcordWindow"]),
     // A character's terminal cells by the C library's wcwidth, in a UTF-8 locale whatever the
@@ -125,7 +125,7 @@ let package = Package(
     // An app's state rebuilt from its log: the daemon's boot and `concord state --at`.
     .target(
       name: "ConcordReplay",
-      dependencies: ["ConcordApp", "ConcordLog", .product(name: "Logging", package: "swift-log")]
+      dependencies: ["Concord", "ConcordApp", "ConcordJSON", "ConcordLog", "ConcordWire", .product(name: "Logging", package: "swift-log")]
     ),
     // The daemon runtime: hosts any app's reducer, keeps its log, serves its scopes to windows.
     .target(
@@ -180,9 +180,9 @@ let package = Package(
     // words, the log, the outbox and SSH, as one program (`ConcordProgram`).
     .target(
       name: "ConcordCommandLine",
-      dependencies: ["ConcordPlatform", 
-        "ConcordApp", "ConcordClient", "ConcordDaemonCommand", "ConcordLog", "ConcordRelay", "ConcordTerminal", "ConcordWindow",
-        "ConcordWire",
+      dependencies: [
+        "ConcordPlatform", "ConcordApp", "ConcordClient", "ConcordDaemonCommand", "ConcordJSON", "ConcordLog", "ConcordRelay",
+        "ConcordReplay", "ConcordTerminal", "ConcordWindow", "ConcordWire",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -283,7 +283,7 @@ let package = Package(
       name: "ConcordCommandLineTests",
       dependencies: [
         "ConcordApp", "ConcordClient", "ConcordLog", "ConcordPlatform", "ConcordReplay", "ConcordServer",
-        "ConcordWire", "DaemonDriving", "SampleApp", "Workspace", "WorkspaceWindows",
+        "ConcordWire", "DaemonDriving", "PropertyRandom", "SampleApp", "Workspace", "WorkspaceWindows",
       ]
     ),
     // Windows in a real terminal (tmux): full-screen and line windows, the demo, the starter app.
@@ -307,8 +307,8 @@ let package = Package(
     .testTarget(
       name: "ConcordWindowTests",
       dependencies: [
-        "Concord", "ConcordWindow", "ConcordApp", "ConcordClient", "ConcordWire", "SampleApp", "Workspace", "WorkspaceWindows",
-        "PropertyRandom",
+        "Concord", "ConcordWindow", "ConcordApp", "ConcordClient", "ConcordLog", "ConcordReplay", "ConcordWire", "SampleApp",
+        "Workspace", "WorkspaceWindows", "PropertyRandom",
       ]
     ),
     // The client on its own: the outbox, what it witnesses of the daemon's log, its texts.

@@ -25,6 +25,10 @@ public struct HostedApp<State: Codable & Sendable, Action: Codable & Sendable>: 
   package let reduce: @Sendable (inout State, Action) -> Effect<Action>
   /// Why a new action may not be taken, for rules the log's older entries need not meet.
   package var admission: @Sendable (Action) -> String?
+  /// What an applied action did, in the app's words, from the states before and after it
+  /// (`moved #3 Fix login from todo to doing`): what the log's inspector lists. Nil when the
+  /// app has no words; the inspector then shows the action's JSON.
+  public var describeLogged: (@Sendable (_ action: Action, _ before: State, _ after: State) -> String?)?
   /// Turns the JSON of an action written by an older version into this version's JSON.
   package let migrateAction: @Sendable (_ action: JSONValue, _ fromVersion: Int) throws -> JSONValue
 

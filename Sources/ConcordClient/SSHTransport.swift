@@ -91,13 +91,17 @@ public final class SSHTransport {
   ///   - target: the server, and the daemon's home there.
   ///   - arguments: what the program on the server is asked to do.
   ///   - environment: where `CONCORD_SSH_COMMAND` and `CONCORD_REMOTE_COMMAND` are read.
-  public static func command(for target: SSHTarget, running arguments: [String], environment: [String: String]) -> [String] {
+  ///   - terminal: true gives the command on the server a terminal of its own, joined to this
+  ///     one (`ssh -t`): for a full-screen window drawn there, such as the inspector's.
+  public static func command(
+    for target: SSHTarget, running arguments: [String], environment: [String: String], terminal: Bool = false
+  ) -> [String] {
     let ssh = (environment["CONCORD_SSH_COMMAND"] ?? "ssh").split(separator: " ").map(String.init)
     var remote = ([ProgramName.remoteCommand(environment)] + arguments.map(shellQuoted)).joined(separator: " ")
     if let home = target.home { remote += " --home " + shellQuoted(home) }
     var arguments = (ssh.isEmpty ? ["ssh"] : ssh) + [
       // A link that is down is found out in seconds: a window waits for its connection.
-      "-T", "-o", "BatchMode=yes", "-o", "ConnectTimeout=5", "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3",
+      terminal ? "-t" : "-T", "-o", "BatchMode=yes", "-o", "ConnectTimeout=5", "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3",
       "-o", "ControlMaster=auto", "-o", "ControlPersist=60",
       "-o", "ControlPath=\(runtimeDirectory(environment).path)/cm-%C",
     ]

@@ -26,11 +26,13 @@ struct ProgramCommand: ParsableCommand {
           \(program.name) attach \(scope)
           \(program.name) words \(scope)
           \(program.name) state --at 120 \(scope)
+          \(program.name) inspect
           \(program.name) log export --format jsonl -o audit.jsonl
         """,
       version: program.version,
       subcommands: [
-        AttachCommand.self, SendCommand.self, WordsCommand.self, OutboxCommand.self, StateCommand.self, LogCommand.self,
+        AttachCommand.self, SendCommand.self, WordsCommand.self, OutboxCommand.self, StateCommand.self, InspectCommand.self,
+        LogCommand.self,
         DaemonCommand.self, DialStdioCommand.self, RelayCommand.self,
       ]
     )

@@ -7,17 +7,20 @@ import Foundation
 /// standard output or a local file, and its exit code is the command's.
 enum RemoteRun {
   /// Runs `NAME ARGUMENTS` (this program, ``ProgramName``) on `target`'s machine; writes what it prints to `output` (a
-  /// local file, written whole) or to standard output.
-  static func relay(_ arguments: [String], on target: SSHTarget, output: String? = nil) throws {
+  /// local file, written whole) or to standard output. With `terminal`, the command gets a
+  /// terminal there joined to this one, and draws on it (the inspector's full-screen window).
+  static func relay(_ arguments: [String], on target: SSHTarget, output: String? = nil, terminal: Bool = false) throws {
     let process = Process()
     process.executableURL = URL(filePath: "/usr/bin/env")
-    process.arguments = SSHTransport.command(for: target, running: arguments, environment: ProcessInfo.processInfo.environment)
+    process.arguments = SSHTransport.command(
+      for: target, running: arguments, environment: ProcessInfo.processInfo.environment, terminal: terminal)
     // What ssh and the command say, in a file: a pipe read only at the end could fill and stall
     // them both.
     let errors = FileManager.default.temporaryDirectory.appending(path: "concord-remote-\(UUID().uuidString).err")
     _ = FileManager.default.createFile(atPath: errors.path, contents: nil, attributes: [.posixPermissions: 0o600])
     defer { try? FileManager.default.removeItem(at: errors) }
-    process.standardError = try FileHandle(forWritingTo: errors)
+    // A terminal's window draws on it, errors and all; otherwise they are kept to be told.
+    if !terminal { process.standardError = try FileHandle(forWritingTo: errors) }
     var sink = try output.map { try OutputSink(path: $0) }
     let pipe = Pipe()
     // Without a local file, standard output goes straight to this one's.

@@ -28,6 +28,8 @@ public struct ProgramApp: Sendable {
   package let scopeUsages: [String]
   /// The state (or one scope of it) as of a seq, rebuilt from the log.
   package let stateJSON: @Sendable (_ at: Int64?, _ log: ActionLog, _ scope: String?) throws -> (json: JSONValue, seq: Int64)
+  /// The log's inspection: entries in the app's words, what each changed, "what if".
+  package let inspector: LogInspector
   /// The daemon that hosts it.
   let daemon: @Sendable (DaemonConfiguration, Logger) -> any Service
 
@@ -56,6 +58,7 @@ public struct ProgramApp: Sendable {
       let (state, seq) = try app.state(at: at, from: log)
       return (try scope.map { try app.scopeJSON($0, of: state) } ?? JSONValue(encoding: state), seq)
     }
+    inspector = LogInspector(app)
     daemon = { configuration, logger in ConcordDaemon(app: app, configuration: configuration, logger: logger) }
   }
 

@@ -24,14 +24,23 @@ extension ActionLog {
   /// export still verifies as one unbroken chain while showing nothing of what it hides. The
   /// header then names the scope, and its first and last times are those of the disclosed
   /// entries (a second pass over the range finds them).
+  ///
+  /// With `selection` instead (entries an inspector's filter chose), the same holds: the entries
+  /// it discloses are written whole, the others as stubs, and the header's `selection` says in
+  /// words which entries were chosen.
   public func exportAudit(
     format: AuditFormat, from: Int64 = 1, through: Int64? = nil, scope: String? = nil,
+    selection: AuditSelection? = nil,
     metadata: (String) throws -> Void = { _ in }, to write: (String) throws -> Void
   ) throws {
+    precondition(scope == nil || selection == nil, "an export discloses a scope or a selection, not both")
     // The daemon keeps scope names in NFC, and an entry is of the scope when the bytes are the
     // same: an auditor's tool compares bytes, not canonical equivalence.
     let scope = scope?.nfc
-    func isDisclosed(_ entry: LogEntry) -> Bool { scope.map { entry.record.scope.utf8.elementsEqual($0.utf8) } ?? true }
+    func isDisclosed(_ entry: LogEntry) -> Bool {
+      if let selection { return selection.discloses(entry) }
+      return scope.map { entry.record.scope.utf8.elementsEqual($0.utf8) } ?? true
+    }
     // One reading of the tail: appends may go on while the export runs.
     let end = lastSeq
     let first = max(1, from)
@@ -50,7 +59,7 @@ extension ActionLog {
     let count: Int64 = summary?[0] ?? 0
     var firstTime: Int64? = summary?[1]
     var lastTime: Int64? = summary?[2]
-    if scope != nil {
+    if scope != nil || selection != nil {
       // The scope is sealed inside each entry: the disclosed entries' times take a pass.
       (firstTime, lastTime) = (nil, nil)
       if last >= first {
@@ -75,6 +84,7 @@ extension ActionLog {
     ]
     // Only a scoped export names a scope: an unfiltered one keeps the bytes it always had.
     if let scope { members.insert(("scope", .string(scope)), at: 3) }
+    if let selection { members.insert(("selection", .string(selection.description)), at: 3) }
     let header = AuditText.json(members)
     switch format {
     case .jsonl: try write(header)

@@ -69,6 +69,8 @@ private struct VerifierState {
   var declaredCount: Int64 = 0
   var declaredTo: Int64 = 0
   var declaredScope: String?
+  /// A selection export's description: its stubs hide what the selection left out.
+  var declaredSelection: String?
   var declaredTimes: (first: String?, last: String?) = (nil, nil)
   var times: (first: Int64?, last: Int64?) = (nil, nil)
   var sawFooter = false
@@ -151,6 +153,7 @@ private struct VerifierState {
     declaredCount = fields.int("count")!
     declaredTo = fields.int("to")!
     declaredScope = fields.string("scope")
+    declaredSelection = fields.string("selection")
     declaredTimes = (fields.string("first_time"), fields.string("last_time"))
     return nil
   }
@@ -197,8 +200,8 @@ private struct VerifierState {
   private mutating func stub(_ fields: Fields) -> Failure? {
     if let failure = follows(fields) { return failure }
     let seq = fields.int("seq")!
-    guard declaredScope != nil else {
-      return fail("a stub in an export whose header names no scope", seq: seq)
+    guard declaredScope != nil || declaredSelection != nil else {
+      return fail("a stub in an export whose header names no scope or selection", seq: seq)
     }
     previous = fields.hex("hash")!
     expectedSeq += 1

@@ -53,6 +53,9 @@ enum AuditRecordShape {
   ]
   /// The header of a scoped export has one more member, the scope it discloses.
   static let scopedHeader = header.merging(["scope": .string]) { $1 }
+  /// The header of a selection export has one more member, the selection in words (never
+  /// beside a scope).
+  static let selectionHeader = header.merging(["selection": .string]) { $1 }
 
   static let entry: [String: Kind] = [
     "type": .constant("entry"), "seq": .integer(minimum: 1), "time": .time, "user": .string,
@@ -73,7 +76,12 @@ enum AuditRecordShape {
   /// The shape of a record of type `type`, or nil for a type the format does not have.
   static func of(type: String, members: [String: JSONValue]) -> [String: Kind]? {
     switch type {
-    case "header": return members["scope"] == nil ? header : scopedHeader
+    case "header":
+      switch (members["scope"], members["selection"]) {
+      case (nil, nil): return header
+      case (_?, nil): return scopedHeader
+      default: return selectionHeader
+      }
     case "entry": return entry
     case "stub": return stub
     case "footer": return footer

@@ -13,6 +13,11 @@ import Foundation
 ///   app: "Workspace", appVersion: 1)
 /// ```
 public struct LogRecord: Sendable, Equatable {
+  /// The client id under which the daemon records its own actions: those of effects and of the
+  /// lifecycle, and those a reduction fed back with `.send` (right after the action that sent
+  /// them, with its user, scope and time).
+  public static let daemonClient = "concordd"
+
   /// The id of the client (window or CLI) that sent the action.
   public var client: String
   /// The client's own sequence number for the action: `(client, cseq)` is unique in a log.

@@ -76,9 +76,8 @@ actor DaemonHost<State: Codable & Sendable, Action: Codable & Sendable>: Connect
   var lastActionTime: Date
   var connections: Set<Connection> = []
 
-  /// The client id under which the daemon records its own actions: those of effects and of the
-  /// lifecycle, and those a reduction fed back with `.send`.
-  static var daemonClient: String { "concordd" }
+  /// The client id under which the daemon records its own actions (``LogRecord/daemonClient``).
+  static var daemonClient: String { LogRecord.daemonClient }
 
   /// A reduced action waiting for its commit, with the work to start once it is durable.
   struct Pending {

@@ -8,7 +8,7 @@ extension Workspace {
   /// (the last two read only). Every action a window sends is signed by the daemon with the
   /// window's user and the time it was taken (``Authored``).
   public static func hosted(environment: Environment = .live) -> HostedApp<State, Action> {
-    HostedApp(
+    var app = HostedApp(
       name: name, version: version, initialState: State(), reducer: reducer, environment: environment,
       admission: admission,
       scopes: [
@@ -46,6 +46,11 @@ extension Workspace {
         windowAttached: { .presence(.attached(window: $0.window, user: $0.user, scope: $0.scope, at: $0.at)) },
         windowDetached: { .presence(.detached(window: $0.window, scope: $0.scope)) }),
       migrateAction: migrate)
+    // The inspector says what an entry did as the activity feed does.
+    app.describeLogged = { action, before, after in
+      Activity.describe(action, before: Activity.Before(action, before), after: after)?.text
+    }
+    return app
   }
 }
 

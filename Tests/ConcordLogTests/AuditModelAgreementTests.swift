@@ -220,3 +220,28 @@ import Testing
     #expect(noFooter.reason.contains("after seq 19 of the 20"), "\(noFooter)")
   }
 }
+
+extension AuditModelAgreementTests {
+  /// An export of entries an inspector chose: those disclosed whole, every other one a stub,
+  /// the header saying the selection in words; both verifiers take it as one chain. A header
+  /// that names a scope and a selection both is read by neither.
+  @Test func aSelectionExportVerifiesWithStubsInBoth() throws {
+    let (fixture, log) = try hostileLog()
+    let chosen: Set<Int64> = [2, 3, 7, Int64(Self.hostileTexts.count)]
+    var lines: [String] = []
+    try log.exportAudit(format: .jsonl, selection: AuditSelection("user=\u{1B}[31m \"q\" text=é") { chosen.contains($0.seq) }) {
+      lines.append($0)
+    }
+    let stubs = lines.filter { $0.hasPrefix(#"{"type":"stub""#) }
+    #expect(stubs.count == Self.hostileTexts.count - chosen.count)
+    #expect(lines[0].contains(#""selection":"#) && !lines[0].contains(#""scope":"#), "\(lines[0])")
+    let both = try verdicts(lines.joined(separator: "\n") + "\n", in: fixture, key: log.publicKey)
+    #expect(both.swift == nil && both.model == nil, "\(both)")
+    #expect(both.modelSays == "ok \(chosen.count) \(stubs.count)")
+
+    var twice = lines
+    twice[0] = twice[0].replacingOccurrences(of: #""selection":"#, with: #""scope":"board","selection":"#)
+    let refused = try verdicts(twice.joined(separator: "\n") + "\n", in: fixture, key: log.publicKey)
+    #expect(refused.swift == 1 && refused.model == 1, "\(refused)")
+  }
+}

@@ -14,16 +14,18 @@ import Testing
     let schema = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.schemaURL)) as? [String: Any])
     let defs = try #require(schema["$defs"] as? [String: Any])
     let shapes: [String: [String: AuditRecordShape.Kind]] = [
-      "header": AuditRecordShape.scopedHeader, "entry": AuditRecordShape.entry,
+      // Every member a header may have: a scoped one's scope, a selection's selection.
+      "header": AuditRecordShape.scopedHeader.merging(AuditRecordShape.selectionHeader) { $1 }, "entry": AuditRecordShape.entry,
       "stub": AuditRecordShape.stub, "footer": AuditRecordShape.footer,
     ]
     for (type, shape) in shapes {
       let record = try #require(defs[type] as? [String: Any], "the schema has no \(type) record")
       let properties = try #require(record["properties"] as? [String: Any])
       #expect(Set(properties.keys) == Set(shape.keys), "\(type)")
-      // Every member is required but a header's scope, which only a scoped export has.
+      // Every member is required but a header's scope and selection, which only a scoped or a
+      // selection export has.
       let required = Set(try #require(record["required"] as? [String]))
-      #expect(required == Set(shape.keys).subtracting(type == "header" ? ["scope"] : []), "\(type)")
+      #expect(required == Set(shape.keys).subtracting(type == "header" ? ["scope", "selection"] : []), "\(type)")
       #expect(record["additionalProperties"] as? Bool == false, "\(type)")
     }
 

@@ -171,8 +171,11 @@ def check_shape(obj):
     if kind not in SHAPES:
         raise Broken("unknown type %r" % (kind,))
     shape = dict(SHAPES[kind])
+    # A scoped export names its scope; a selection export its selection, in words; never both.
     if kind == "header" and "scope" in obj:
         shape["scope"] = is_str
+    elif kind == "header" and "selection" in obj:
+        shape["selection"] = is_str
     for key in obj:
         if key not in shape:
             raise Broken("unknown member " + key)
@@ -283,8 +286,8 @@ class Walk:
 
     def stub(self, s):
         self.follows(s)
-        if self.declared.get("scope") is None:
-            raise Broken("a stub in an export without a scope", s["seq"])
+        if self.declared.get("scope") is None and self.declared.get("selection") is None:
+            raise Broken("a stub in an export without a scope or a selection", s["seq"])
         self.prev, self.next, self.stubs = bytes.fromhex(s["hash"]), self.next + 1, self.stubs + 1
 
     def footer(self, f):

@@ -1,0 +1,169 @@
+import ConcordApp
+import ConcordDaemonCommand
+import ConcordLog
+import ConcordReplay
+import ConcordTerminal
+import ConcordWindow
+import Foundation
+
+/// The full-screen window of `NAME inspect`: an ``InspectorModel`` on a ``Screen``, reading the
+/// log a page at a time for it. Everything the window decides is the model's; this reads what it
+/// asks for, and looks for new entries four times a second while it follows them.
+final class InspectWindow {
+  /// How many seqs one read walks: a page of a long log costs this, not the log.
+  static let chunk: Int64 = 400
+
+  private var model: InspectorModel
+  private let log: ActionLog
+  private let inspector: LogInspector
+  private let screen: Screen
+
+  init(log: ActionLog, inspector: LogInspector, filter: EntryFilter, title: String) throws(ScreenError) {
+    self.log = log
+    self.inspector = inspector
+    model = InspectorModel(title: title, filter: filter)
+    screen = try Screen(colors: ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+  }
+
+  /// Runs the window until the person quits; a line mode when the terminal cannot be drawn on.
+  static func run(log: ActionLog, inspector: LogInspector, filter: EntryFilter) throws {
+    let title = "\(ConcordProgram.running.name) inspect · \(log.path)"
+    let window: InspectWindow
+    do {
+      window = try InspectWindow(log: log, inspector: inspector, filter: filter, title: title)
+    } catch {
+      // No terminal to draw on (TERM=dumb): the entries as lines, as when piped.
+      let output = InspectOutput(json: false)
+      try inspector.entries(log, 1, nil) { entry in
+        if filter.matches(entry) { output.entry(entry) }
+        return true
+      }
+      return
+    }
+    defer { window.screen.end() }
+    try window.loop()
+  }
+
+  private func loop() throws {
+    guard try perform([.last]) else { return }
+    draw()
+    while true {
+      _ = waitForInput(socket: nil, milliseconds: 250)
+      var changed = false
+      if model.following, case .list = model.mode, let last = model.entries.last?.seq ?? Optional(model.end),
+        try log.storedLastSeq() > last
+      {
+        guard try perform([.later(after: last)]) else { return }
+        changed = true
+      }
+      while let key = screen.readKey() {
+        guard try perform(model.handle(.key(key))) else { return }
+        changed = true
+      }
+      if changed { draw() }
+    }
+  }
+
+  /// Does what the model asks; false when it asks to quit.
+  private func perform(_ reads: [InspectorModel.Read]) throws -> Bool {
+    for read in reads {
+      let reading: InspectorModel.Reading
+      do {
+        switch read {
+        case .quit: return false
+        case .last: reading = try page(endingAt: try log.storedLastSeq(), replacing: true, select: nil)
+        case let .earlier(before): reading = try page(endingAt: before - 1, replacing: false, select: before - 1)
+        case let .later(after):
+          let end = try log.storedLastSeq()
+          reading = .page(try entries(from: after + 1, through: min(end, after + Self.chunk)), end: end, replacing: false, select: nil)
+        case let .around(seq):
+          let end = try log.storedLastSeq()
+          guard seq >= 1, seq <= end else { throw CommandFailure(message: "the log ends at entry \(end); there is no entry \(seq)") }
+          reading = .page(
+            try entries(from: max(1, seq - Self.chunk / 2), through: min(end, seq + Self.chunk / 2)), end: end, replacing: true,
+            select: seq)
+        case let .at(time):
+          guard let seq = try log.firstSeq(atOrAfter: time) else { throw CommandFailure(message: "no entry is that late") }
+          return try perform([.around(seq: seq)])
+        case let .change(seq, whole):
+          let change = try inspector.change(log, seq, whole)
+          reading = .lines(title: "entry \(seq) · Esc back", Self.lines(of: change))
+        case let .whatIf(seq, everything):
+          let entry = try inspector.change(log, seq, false).entry
+          let leaving = everything ? LeftOut(user: entry.user, from: entry.at) : LeftOut(seqs: [seq])
+          let answer = try inspector.whatIf(log, leaving, nil)
+          reading = .lines(title: "what if · Esc back", Self.lines(of: answer, leaving: leaving))
+        case .trust:
+          reading = .lines(title: "the chain's trust · Esc back", try TrustReport.lines(of: log))
+        }
+      } catch {
+        reading = .failure("\(error)")
+      }
+      _ = model.handle(.read(reading))
+    }
+    return true
+  }
+
+  /// The entries passing the filter up to `last`, reading back a chunk at a time until a
+  /// screenful is found or the log's start.
+  private func page(endingAt last: Int64, replacing: Bool, select: Int64?) throws -> InspectorModel.Reading {
+    let end = try log.storedLastSeq()
+    var found: [InspectedEntry] = []
+    var upper = min(last, end)
+    let wanted = max(40, screen.size.rows)
+    while upper >= 1, found.count < wanted {
+      let lower = max(1, upper - Self.chunk + 1)
+      found = try entries(from: lower, through: upper) + found
+      upper = lower - 1
+    }
+    if upper < 1, !replacing, found.isEmpty { model.reachedStart() }
+    return .page(found, end: end, replacing: replacing, select: select)
+  }
+
+  private func entries(from: Int64, through: Int64) throws -> [InspectedEntry] {
+    guard from <= through else { return [] }
+    var found: [InspectedEntry] = []
+    let filter = model.filter
+    try inspector.entries(log, from, through) { entry in
+      if filter.matches(entry) { found.append(entry) }
+      return true
+    }
+    return found
+  }
+
+  static func lines(of change: EntryChange) -> [String] {
+    var lines = [InspectOutput.line(of: change.entry).replacingOccurrences(of: "\t", with: "  "), ""]
+    lines.append("What it changed in \(change.scope ?? "the whole state"):")
+    let changes = InspectOutput.changes(change)
+    lines += changes.isEmpty ? ["  nothing"] : changes.map { "  " + $0 }
+    lines += ["", "\(change.scope ?? "The whole state") as of entry \(change.entry.seq):"]
+    lines += change.after.map { OutlineRendering.lines(of: $0, RenderContext(width: 200)) } ?? ["  (gone)"]
+    return lines
+  }
+
+  static func lines(of answer: LogInspector.WhatIfAnswer, leaving: LeftOut) -> [String] {
+    var lines = ["Without \(InspectOutput.describe(leaving)) (replayed in memory; nothing is written):", ""]
+    lines.append("Left out: \(answer.whatIf.leftOut.isEmpty ? "no entry" : InspectOutput.seqs(answer.whatIf.leftOut))")
+    if answer.whatIf.refused.isEmpty {
+      lines.append("Every later action would still have been applied.")
+    } else {
+      lines.append("\(answer.whatIf.refused.count) later action(s) would have been refused:")
+      for refusal in answer.whatIf.refused {
+        lines.append("  \(refusal.entry.seq) \(refusal.entry.user) \(refusal.entry.scope): \(refusal.reason)")
+      }
+    }
+    if !answer.whatIf.applied.isEmpty {
+      lines.append("\(answer.whatIf.applied.count) action(s) refused then would have been applied:")
+      for entry in answer.whatIf.applied { lines.append("  \(entry.seq) \(entry.user) \(entry.scope): \(entry.action)") }
+    }
+    let difference = ReadableDiff.lines(from: answer.today, to: answer.whatIf.state)
+    lines += ["", difference.isEmpty ? "The state would be the same as today's." : "How the state would differ from today's:"]
+    lines += difference.map { "  " + $0 }
+    return lines
+  }
+
+  private func draw() {
+    let (columns, rows) = screen.size
+    screen.show(model.frame(columns: columns, rows: rows))
+  }
+}

@@ -1,0 +1,102 @@
+import Concord
+import ConcordApp
+import ConcordLog
+import ConcordWire
+import Logging
+
+/// What one entry changed: the state of the scope it touched (or the whole state) just before
+/// it and as of it, rebuilt from the log.
+public struct EntryChange: Sendable, Equatable {
+  /// The entry.
+  public var entry: InspectedEntry
+  /// The scope shown: the entry's own, or nil for the whole state (the daemon's own actions,
+  /// or when asked for).
+  public var scope: String?
+  /// The scope's state just before the entry; nil when the scope did not exist then.
+  public var before: JSONValue?
+  /// The scope's state as of the entry; nil when it no longer exists (a card removed).
+  public var after: JSONValue?
+
+  /// What changed, as the operations that turn `before` into `after`; nil when the scope
+  /// appeared or went away.
+  public var diff: StateDiff? {
+    guard let before, let after else { return nil }
+    return StateDiff.between(before, after)
+  }
+}
+
+extension HostedApp {
+  /// Walks the entries from `from` through `through` in order, each with the app's words for it,
+  /// rebuilding the state from the newest snapshot before `from` (so a page of a long log costs
+  /// a page, not the log). `body` returns false to stop.
+  ///
+  /// ```swift
+  /// try app.inspectEntries(of: log, from: 900_001, through: 900_050) { entry in
+  ///   print(entry.seq, entry.said); return true
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - log: the log to read.
+  ///   - from: the first entry.
+  ///   - through: the last entry; the end of the log when nil.
+  ///   - body: each entry, in order; false ends the walk.
+  public func inspectEntries(
+    of log: ActionLog, from: Int64, through: Int64? = nil, _ body: (InspectedEntry) throws -> Bool
+  ) throws {
+    var state = try self.state(at: max(0, from - 1), from: log).state
+    try walk(log, from: max(1, from), through: through, state: &state) { entry, before, after in
+      try body(InspectedEntry(entry, words: words(for: entry, before: before, after: after)))
+    }
+  }
+
+  /// What entry `seq` changed, in the scope it was sent to (or the whole state).
+  ///
+  /// - Parameters:
+  ///   - seq: the entry.
+  ///   - log: the log to read.
+  ///   - wholeState: true to show the whole state, whatever the entry's scope.
+  public func change(at seq: Int64, in log: ActionLog, wholeState: Bool = false) throws -> EntryChange {
+    var state = try self.state(at: max(0, seq - 1), from: log).state
+    var found: EntryChange?
+    try walk(log, from: seq, through: seq, state: &state) { entry, before, after in
+      let scope = wholeState || entry.record.scope.isEmpty ? nil : entry.record.scope
+      func json(of state: State) -> JSONValue? {
+        guard let scope else { return try? JSONValue(encoding: state) }
+        return try? scopeJSON(scope, of: state)
+      }
+      found = EntryChange(
+        entry: InspectedEntry(entry, words: words(for: entry, before: before, after: after)),
+        scope: scope, before: json(of: before), after: json(of: after))
+      return false
+    }
+    guard let found else { throw BootError(description: "the log has no entry \(seq)") }
+    return found
+  }
+
+  /// Replays entries `from`…`through` onto `state`, as boot does, calling `body` with each entry
+  /// and the state before and after it.
+  func walk(
+    _ log: ActionLog, from: Int64, through: Int64?, state: inout State,
+    _ body: (LogEntry, _ before: State, _ after: State) throws -> Bool
+  ) throws {
+    do {
+      try log.forEachEntry(from: from, through: through) { entry in
+        let before = state
+        try replay(LoggedAction(entry), into: &state)
+        if try !body(entry, before, state) { throw WalkStopped() }
+      }
+    } catch is WalkStopped {}
+  }
+
+  /// The app's words for an applied entry; nil for a refused one or where the app has none.
+  func words(for entry: LogEntry, before: State, after: State) -> String? {
+    guard entry.record.outcome.isApplied, let describeLogged,
+      let action = try? decodeLogged(entry)
+    else { return nil }
+    return describeLogged(action, before, after)
+  }
+}
+
+/// Ends a walk early, when its body has seen what it needed.
+private struct WalkStopped: Error {}
