@@ -228,7 +228,7 @@ let package = Package(
     // The daemon's durable path against Redis and the C reference daemon, in one run (on demand).
     .executableTarget(
       name: "DaemonBenchmarks",
-      dependencies: ["ConcordPlatform", "ConcordLog", "ConcordClient", "DaemonDriving"],
+      dependencies: ["ConcordPlatform", "ConcordApp", "ConcordLog", "ConcordClient", "ConcordReplay", "DaemonDriving", "SampleApp"],
       path: "Benchmarks/DaemonBenchmarks"
     ),
     // The long suites that prove the guarantees: crash, fault, soak and hostile peers (on demand).

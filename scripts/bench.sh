@@ -14,6 +14,9 @@
 #   scripts/bench.sh remote [--quick] [--rounds N]
 #                                    concordd through OpenSSH (a real sshd on loopback) beside
 #                                    its local socket, 1 and 16 windows: about 2 minutes
+#   scripts/bench.sh inspect [--quick] `concord inspect` on a 1,000,000-entry log with a snapshot every
+#                                    1,000: open, jump to a seq, an entry's change (goal: each
+#                                    under 200 ms): about 3 minutes
 #   scripts/bench.sh account [--seconds S] [--clients 1,16]
 #                                    where each µs of one durable action's CPU goes (perf, per
 #                                    thread), concordd beside the C reference daemon: about 2 minutes
@@ -48,6 +51,11 @@ if [[ "${1:-}" == "daemon" ]]; then
   swift build -c release --product concordd
   swift build -c release --product concord-daemon-bench
   exec scripts/record.sh bench-daemon .build/release/concord-daemon-bench "$@"
+fi
+if [[ "${1:-}" == "inspect" ]]; then
+  shift
+  swift build -c release --product concord-daemon-bench
+  exec scripts/record.sh bench-inspect .build/release/concord-daemon-bench inspect "$@"
 fi
 if [[ "${1:-}" == "account" ]]; then
   shift

@@ -23,6 +23,9 @@ struct DaemonBenchmarks {
       concord-daemon-bench fan-out [--quick] [--after-load]
           one update to 100 and to 1,000 windows, alone (or after the closed loops of 1 and 16
           clients on the same daemon, as in the full run): about 15 seconds
+      concord-daemon-bench inspect [--entries N] [--quick]
+          the inspector on an N-entry log with a snapshot every 1,000 (default 1,000,000; 100,000
+          with --quick): open, jump to a seq, an entry's change; goal each < 200 ms
       concord-daemon-bench boot [--entries N] [--distinct] [--keep DIR]
           boot, `log verify` and `state --at` on an N-entry log without a snapshot (default
           1,000,000; --distinct gives every entry its own text); --keep leaves the home (log and
@@ -73,6 +76,11 @@ struct DaemonBenchmarks {
       var boot = BootBenchmark(entries: entries, tail: 999, distinct: CommandLine.arguments.contains("--distinct"))
       boot.keep = argument(after: "--keep").map { URL(filePath: $0) }
       boot.report(try boot.run(in: directory, commands: true))
+      return
+    }
+    if CommandLine.arguments.contains("inspect") {
+      let entries = max(1_000, count(after: "--entries") ?? (quick ? 100_000 : 1_000_000))
+      try InspectBenchmark(entries: entries).run()
       return
     }
     if CommandLine.arguments.contains("remote") {

@@ -45,8 +45,10 @@ extension HostedApp {
     of log: ActionLog, from: Int64, through: Int64? = nil, _ body: (InspectedEntry) throws -> Bool
   ) throws {
     var state = try self.state(at: max(0, from - 1), from: log).state
-    try walk(log, from: max(1, from), through: through, state: &state) { entry, before, after in
-      try body(InspectedEntry(entry, words: words(for: entry, before: before, after: after)))
+    // Without words there is no use for the state before each entry: keeping it would make
+    // every entry that changes a large state copy it.
+    try walk(log, from: max(1, from), through: through, state: &state, keepingBefore: describeLogged != nil) { entry, before, after in
+      try body(InspectedEntry(entry, words: before.flatMap { words(for: entry, before: $0, after: after) }))
     }
   }
 
@@ -59,7 +61,8 @@ extension HostedApp {
   public func change(at seq: Int64, in log: ActionLog, wholeState: Bool = false) throws -> EntryChange {
     var state = try self.state(at: max(0, seq - 1), from: log).state
     var found: EntryChange?
-    try walk(log, from: seq, through: seq, state: &state) { entry, before, after in
+    try walk(log, from: seq, through: seq, state: &state, keepingBefore: true) { entry, before, after in
+      let before = before!
       let scope = wholeState || entry.record.scope.isEmpty ? nil : entry.record.scope
       func json(of state: State) -> JSONValue? {
         guard let scope else { return try? JSONValue(encoding: state) }
@@ -75,14 +78,14 @@ extension HostedApp {
   }
 
   /// Replays entries `from`…`through` onto `state`, as boot does, calling `body` with each entry
-  /// and the state before and after it.
+  /// and the state after it — and before it, when `keepingBefore`.
   func walk(
-    _ log: ActionLog, from: Int64, through: Int64?, state: inout State,
-    _ body: (LogEntry, _ before: State, _ after: State) throws -> Bool
+    _ log: ActionLog, from: Int64, through: Int64?, state: inout State, keepingBefore: Bool,
+    _ body: (LogEntry, _ before: State?, _ after: State) throws -> Bool
   ) throws {
     do {
       try log.forEachEntry(from: from, through: through) { entry in
-        let before = state
+        let before = keepingBefore ? state : nil
         try replay(LoggedAction(entry), into: &state)
         if try !body(entry, before, state) { throw WalkStopped() }
       }
