@@ -66,6 +66,9 @@ struct InspectCommand: ParsableCommand {
   @Option(name: .shortAndLong, help: ArgumentHelp("Write the entries shown as an audit export to FILE.", valueName: "FILE"))
   var export: String?
 
+  @Flag(help: "Print the chain's trust: verified through which entry, the signed checkpoints, a rollback this home saw.")
+  var trust = false
+
   func validate() throws {
     if after != nil, withoutUser == nil { throw ValidationError("--after goes with --without-user") }
     if wholeState, show == nil { throw ValidationError("--whole-state goes with --show") }
@@ -84,6 +87,9 @@ struct InspectCommand: ParsableCommand {
     let inspector = ProgramApp.current.inspector
     let output = InspectOutput(json: json)
     do {
+      if trust {
+        return Terminal.write(try TrustReport.lines(of: actionLog, home: log.home.layout).joined(separator: "\n") + "\n")
+      }
       if let show {
         return try output.change(try inspector.change(actionLog, try existing(show, in: actionLog), wholeState))
       }
@@ -98,9 +104,10 @@ struct InspectCommand: ParsableCommand {
         return try SelectionExport.write(from: actionLog, inspector: inspector, filter: selection, from: from ?? 1, through: to, to: export)
       }
       if opensWindow {
-        return try InspectWindow.run(log: actionLog, inspector: inspector, filter: selection)
+        return try InspectWindow.run(log: actionLog, inspector: inspector, filter: selection, home: log.home.layout)
       }
-      var next = from ?? 1
+      // A time filter starts where its first entry is, not at the log's start.
+      var next = try from ?? selection.since.flatMap { try actionLog.firstSeq(atOrAfter: $0) } ?? 1
       try inspector.entries(actionLog, next, to) { entry in
         next = entry.seq + 1
         if selection.matches(entry) { output.entry(entry) }
@@ -124,7 +131,9 @@ struct InspectCommand: ParsableCommand {
   }
 
   /// True when the answer is the full-screen window: on a terminal, and asked for nothing to print.
-  var opensWindow: Bool { Terminal.isInteractive && !json && !follow && show == nil && without.isEmpty && withoutUser == nil && export == nil }
+  var opensWindow: Bool {
+    Terminal.isInteractive && !json && !follow && !trust && show == nil && without.isEmpty && withoutUser == nil && export == nil
+  }
 
   /// `seq`, when the log holds it; a clear failure otherwise.
   func existing(_ seq: Int64, in log: ActionLog) throws -> Int64 {
@@ -144,6 +153,7 @@ struct InspectCommand: ParsableCommand {
     if follow { arguments.append("--follow") }
     if let show { arguments += ["--show", String(show)] }
     if wholeState { arguments.append("--whole-state") }
+    if trust { arguments.append("--trust") }
     for seq in without { arguments += ["--without", String(seq)] }
     if let withoutUser { arguments += ["--without-user", withoutUser] }
     if let after { arguments += ["--after", after] }

@@ -1,6 +1,7 @@
 import ConcordApp
 import ConcordDaemonCommand
 import ConcordLog
+import ConcordPlatform
 import ConcordReplay
 import ConcordTerminal
 import ConcordWindow
@@ -17,8 +18,14 @@ final class InspectWindow {
   private let log: ActionLog
   private let inspector: LogInspector
   private let screen: Screen
+  /// The home whose outbox witnessed the log, for the trust report.
+  private let home: ConcordHome
+  /// The last seq read going forward, whether or not the filter let it through: where new
+  /// entries start.
+  private var readThrough: Int64 = 0
 
-  init(log: ActionLog, inspector: LogInspector, filter: EntryFilter, title: String) throws(ScreenError) {
+  init(log: ActionLog, inspector: LogInspector, filter: EntryFilter, title: String, home: ConcordHome) throws(ScreenError) {
+    self.home = home
     self.log = log
     self.inspector = inspector
     model = InspectorModel(title: title, filter: filter)
@@ -26,11 +33,11 @@ final class InspectWindow {
   }
 
   /// Runs the window until the person quits; a line mode when the terminal cannot be drawn on.
-  static func run(log: ActionLog, inspector: LogInspector, filter: EntryFilter) throws {
+  static func run(log: ActionLog, inspector: LogInspector, filter: EntryFilter, home: ConcordHome) throws {
     let title = "\(ConcordProgram.running.name) inspect · \(log.path)"
     let window: InspectWindow
     do {
-      window = try InspectWindow(log: log, inspector: inspector, filter: filter, title: title)
+      window = try InspectWindow(log: log, inspector: inspector, filter: filter, title: title, home: home)
     } catch {
       // No terminal to draw on (TERM=dumb): the entries as lines, as when piped.
       let output = InspectOutput(json: false)
@@ -50,10 +57,8 @@ final class InspectWindow {
     while true {
       _ = waitForInput(socket: nil, milliseconds: 250)
       var changed = false
-      if model.following, case .list = model.mode, let last = model.entries.last?.seq ?? Optional(model.end),
-        try log.storedLastSeq() > last
-      {
-        guard try perform([.later(after: last)]) else { return }
+      if model.following, case .list = model.mode, try log.storedLastSeq() > readThrough {
+        guard try perform([.later(after: readThrough)]) else { return }
         changed = true
       }
       while let key = screen.readKey() {
@@ -71,17 +76,24 @@ final class InspectWindow {
       do {
         switch read {
         case .quit: return false
-        case .last: reading = try page(endingAt: try log.storedLastSeq(), replacing: true, select: nil)
+        case .last:
+          let end = try log.storedLastSeq()
+          readThrough = end
+          reading = try page(endingAt: end, replacing: true, select: nil)
         case let .earlier(before): reading = try page(endingAt: before - 1, replacing: false, select: before - 1)
         case let .later(after):
           let end = try log.storedLastSeq()
-          reading = .page(try entries(from: after + 1, through: min(end, after + Self.chunk)), end: end, replacing: false, select: nil)
+          let through = min(end, after + Self.chunk)
+          // Entries already held are not read again.
+          let from = max(after, readThrough) + 1
+          readThrough = max(readThrough, through)
+          reading = .page(try entries(from: from, through: through), end: end, replacing: false, select: nil)
         case let .around(seq):
           let end = try log.storedLastSeq()
           guard seq >= 1, seq <= end else { throw CommandFailure(message: "the log ends at entry \(end); there is no entry \(seq)") }
+          readThrough = min(end, seq + Self.chunk / 2)
           reading = .page(
-            try entries(from: max(1, seq - Self.chunk / 2), through: min(end, seq + Self.chunk / 2)), end: end, replacing: true,
-            select: seq)
+            try entries(from: max(1, seq - Self.chunk / 2), through: readThrough), end: end, replacing: true, select: seq)
         case let .at(time):
           guard let seq = try log.firstSeq(atOrAfter: time) else { throw CommandFailure(message: "no entry is that late") }
           return try perform([.around(seq: seq)])
@@ -94,7 +106,7 @@ final class InspectWindow {
           let answer = try inspector.whatIf(log, leaving, nil)
           reading = .lines(title: "what if · Esc back", Self.lines(of: answer, leaving: leaving))
         case .trust:
-          reading = .lines(title: "the chain's trust · Esc back", try TrustReport.lines(of: log))
+          reading = .lines(title: "the chain's trust · Esc back", try TrustReport.lines(of: log, home: home))
         }
       } catch {
         reading = .failure("\(error)")

@@ -83,3 +83,17 @@ import Testing
     #expect(model.status == 0 && model.output.hasPrefix("ok 2 "), "\(model.output) \(model.error)")
   }
 }
+
+extension InspectCommandTests {
+  /// The chain's trust, plainly: whole and signed, or where it breaks.
+  @Test func theTrustReportSaysWhereTheChainBreaks() throws {
+    let daemon = try Self.workspaceDaemon()
+    let sound = try ConcordCLI.run(["inspect", "--trust"], home: daemon.home, app: "workspace")
+    #expect(sound.status == 0 && sound.output.contains("✓ The chain verifies whole"), "\(sound.output)\(sound.error)")
+    #expect(sound.output.contains("signed by the log's key"), "\(sound.output)")
+    _ = daemon.terminate()
+    try LogTamper.run(LogTamper.changeFirstCiphertextByte(ofEntry: 3), on: daemon.home)
+    let broken = try ConcordCLI.run(["inspect", "--trust"], home: daemon.home, app: "workspace")
+    #expect(broken.output.contains("✗ The chain verifies through entry 2"), "\(broken.output)\(broken.error)")
+  }
+}

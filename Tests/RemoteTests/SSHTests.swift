@@ -56,6 +56,14 @@ struct SSHTests {
     let verified = try ConcordCLI.runProgram(ConcordCLI.binary, ["log", "verify", export])
     #expect(verified.status == 0, "\(verified.output)\(verified.error)")
     #expect(try concord(["log", "verify"], environment).status == 0)
+    // The inspector too: the entries in the app's words, and a selection exported to the laptop.
+    let inspected = try concord(["inspect", "--user", server.account], environment)
+    #expect(inspected.status == 0 && inspected.output.contains("added #1 Written on the laptop to todo"), "\(inspected.output)\(inspected.error)")
+    let selection = server.directory.appending(path: "laptop-selection.jsonl").path
+    let selected = try concord(["inspect", "--text", "second", "--export", selection], environment)
+    #expect(selected.status == 0, "\(selected.error)")
+    let selectionVerified = try ConcordCLI.runProgram(ConcordCLI.binary, ["log", "verify", selection])
+    #expect(selectionVerified.status == 0, "\(selectionVerified.output)\(selectionVerified.error)")
     let stateAtNothing = try concord(["state", "--at", "999999"], environment)
     #expect(stateAtNothing.status == 1 && stateAtNothing.error.contains("on ssh://"), "\(stateAtNothing.error)")
     // Starting or stopping a daemon is done on its machine.
