@@ -91,13 +91,13 @@ struct InspectCommand: ParsableCommand {
         return Terminal.write(try TrustReport.lines(of: actionLog, home: log.home.layout).joined(separator: "\n") + "\n")
       }
       if let show {
-        return try output.change(try inspector.change(actionLog, try existing(show, in: actionLog), wholeState))
+        return output.change(try inspector.change(actionLog, try existing(show, in: actionLog), wholeState))
       }
       if !without.isEmpty || withoutUser != nil {
         let leaving = LeftOut(
           seqs: Set(try without.map { try existing($0, in: actionLog) }), user: withoutUser,
           from: try after.map { try EntryFilterOptions.time($0, for: "--after") })
-        return try output.whatIf(try inspector.whatIf(actionLog, leaving, to), leaving: leaving)
+        return output.whatIf(try inspector.whatIf(actionLog, leaving, to), leaving: leaving)
       }
       let selection = try filter.filter()
       if let export {

@@ -21,7 +21,6 @@ struct InspectOutput {
 
   /// What an entry changed: the entry, then the changes one a line, then the scope as of it.
   func change(_ change: EntryChange) {
-    let scope = change.scope ?? "the whole state"
     if json {
       var object: [String: JSONValue] = [
         "type": "change", "entry": Self.json(of: change.entry), "scope": change.scope.map(JSONValue.string) ?? .null,
@@ -31,12 +30,7 @@ struct InspectOutput {
       Terminal.write(JSONValue.object(object).jsonText + "\n")
       return
     }
-    var lines = [Self.line(of: change.entry), "", "What it changed in \(scope):"]
-    let changes = Self.changes(change)
-    lines += changes.isEmpty ? ["  nothing"] : changes.map { "  " + $0 }
-    lines += ["", "\(scope.prefix(1).uppercased() + scope.dropFirst()) as of entry \(change.entry.seq):"]
-    lines.append(change.after.map { "  " + $0.jsonText } ?? "  (gone)")
-    Terminal.write(lines.joined(separator: "\n") + "\n")
+    Terminal.write(Self.lines(of: change) { ["  " + $0.jsonText] }.joined(separator: "\n") + "\n")
   }
 
   /// The answer to a "what if": what was left out, what would have been refused and why, and
@@ -55,23 +49,44 @@ struct InspectOutput {
         ]).jsonText + "\n")
       return
     }
-    var lines = ["Without \(Self.describe(leaving)), replayed in memory through entry \(answer.whatIf.seq) (nothing is written):"]
-    lines.append("  left out: \(answer.whatIf.leftOut.isEmpty ? "no entry" : Self.seqs(answer.whatIf.leftOut))")
-    if answer.whatIf.refused.isEmpty {
-      lines.append("  every later action would still have been applied")
+    Terminal.write(Self.lines(of: answer, leaving: leaving).joined(separator: "\n") + "\n")
+  }
+
+  /// A "what if" in words: what was left out, what would have been refused and why, what
+  /// refused then would have been applied, and how the state would differ from today's. The
+  /// window shows these lines too.
+  static func lines(of answer: LogInspector.WhatIfAnswer, leaving: LeftOut) -> [String] {
+    let whatIf = answer.whatIf
+    var lines = ["Without \(describe(leaving)), replayed in memory through entry \(whatIf.seq) (nothing is written):", ""]
+    lines.append("Left out: \(whatIf.leftOut.isEmpty ? "no entry" : seqs(whatIf.leftOut))")
+    if whatIf.refused.isEmpty {
+      lines.append("Every later action would still have been applied.")
     } else {
-      lines.append("  \(answer.whatIf.refused.count) later action(s) would have been refused:")
-      for refusal in answer.whatIf.refused {
-        lines.append("    \(refusal.entry.seq) \(refusal.entry.user) \(refusal.entry.scope): \(refusal.entry.action) — \(refusal.reason)")
+      lines.append("\(whatIf.refused.count) later action(s) would have been refused:")
+      for refusal in whatIf.refused {
+        lines.append("  \(refusal.entry.seq) \(refusal.entry.user) \(refusal.entry.scope): \(refusal.reason) · \(refusal.entry.action)")
       }
     }
-    if !answer.whatIf.applied.isEmpty {
-      lines.append("  \(answer.whatIf.applied.count) action(s) refused then would have been applied:")
-      for entry in answer.whatIf.applied { lines.append("    \(entry.seq) \(entry.user) \(entry.scope): \(entry.action)") }
+    if !whatIf.applied.isEmpty {
+      lines.append("\(whatIf.applied.count) action(s) refused then would have been applied:")
+      for entry in whatIf.applied { lines.append("  \(entry.seq) \(entry.user) \(entry.scope): \(entry.action)") }
     }
-    lines.append(difference.isEmpty ? "  the state would be the same as today's" : "  the state would differ from today's:")
-    lines += difference.map { "    " + $0 }
-    Terminal.write(lines.joined(separator: "\n") + "\n")
+    let difference = ReadableDiff.lines(from: answer.today, to: whatIf.state)
+    lines += ["", difference.isEmpty ? "The state would be the same as today's." : "How the state would differ from today's:"]
+    lines += difference.map { "  " + $0 }
+    return lines
+  }
+
+  /// What an entry changed, in words: the entry, the changes one a line, then its scope as of
+  /// it, drawn by `state` (one JSON line when printed, an outline in the window).
+  static func lines(of change: EntryChange, state: (JSONValue) -> [String]) -> [String] {
+    let scope = change.scope ?? "the whole state"
+    var lines = [line(of: change.entry).replacingOccurrences(of: "\t", with: "  "), "", "What it changed in \(scope):"]
+    let changes = changes(change)
+    lines += changes.isEmpty ? ["  nothing"] : changes.map { "  " + $0 }
+    lines += ["", "\(scope.prefix(1).uppercased() + scope.dropFirst()) as of entry \(change.entry.seq):"]
+    lines += change.after.map(state) ?? ["  (gone)"]
+    return lines
   }
 
   static func line(of entry: InspectedEntry) -> String {

@@ -99,12 +99,14 @@ final class InspectWindow {
           return try perform([.around(seq: seq)])
         case let .change(seq, whole):
           let change = try inspector.change(log, seq, whole)
-          reading = .lines(title: "entry \(seq) · Esc back", Self.lines(of: change))
+          reading = .lines(
+            title: "entry \(seq) · Esc back",
+            InspectOutput.lines(of: change) { OutlineRendering.lines(of: $0, RenderContext(width: 200)) })
         case let .whatIf(seq, everything):
           let entry = try inspector.change(log, seq, false).entry
           let leaving = everything ? LeftOut(user: entry.user, from: entry.at) : LeftOut(seqs: [seq])
           let answer = try inspector.whatIf(log, leaving, nil)
-          reading = .lines(title: "what if · Esc back", Self.lines(of: answer, leaving: leaving))
+          reading = .lines(title: "what if · Esc back", InspectOutput.lines(of: answer, leaving: leaving))
         case .trust:
           reading = .lines(title: "the chain's trust · Esc back", try TrustReport.lines(of: log, home: home))
         }
@@ -141,37 +143,6 @@ final class InspectWindow {
       return true
     }
     return found
-  }
-
-  static func lines(of change: EntryChange) -> [String] {
-    var lines = [InspectOutput.line(of: change.entry).replacingOccurrences(of: "\t", with: "  "), ""]
-    lines.append("What it changed in \(change.scope ?? "the whole state"):")
-    let changes = InspectOutput.changes(change)
-    lines += changes.isEmpty ? ["  nothing"] : changes.map { "  " + $0 }
-    lines += ["", "\(change.scope ?? "The whole state") as of entry \(change.entry.seq):"]
-    lines += change.after.map { OutlineRendering.lines(of: $0, RenderContext(width: 200)) } ?? ["  (gone)"]
-    return lines
-  }
-
-  static func lines(of answer: LogInspector.WhatIfAnswer, leaving: LeftOut) -> [String] {
-    var lines = ["Without \(InspectOutput.describe(leaving)) (replayed in memory; nothing is written):", ""]
-    lines.append("Left out: \(answer.whatIf.leftOut.isEmpty ? "no entry" : InspectOutput.seqs(answer.whatIf.leftOut))")
-    if answer.whatIf.refused.isEmpty {
-      lines.append("Every later action would still have been applied.")
-    } else {
-      lines.append("\(answer.whatIf.refused.count) later action(s) would have been refused:")
-      for refusal in answer.whatIf.refused {
-        lines.append("  \(refusal.entry.seq) \(refusal.entry.user) \(refusal.entry.scope): \(refusal.reason)")
-      }
-    }
-    if !answer.whatIf.applied.isEmpty {
-      lines.append("\(answer.whatIf.applied.count) action(s) refused then would have been applied:")
-      for entry in answer.whatIf.applied { lines.append("  \(entry.seq) \(entry.user) \(entry.scope): \(entry.action)") }
-    }
-    let difference = ReadableDiff.lines(from: answer.today, to: answer.whatIf.state)
-    lines += ["", difference.isEmpty ? "The state would be the same as today's." : "How the state would differ from today's:"]
-    lines += difference.map { "  " + $0 }
-    return lines
   }
 
   private func draw() {
