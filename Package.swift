@@ -282,8 +282,8 @@ let package = Package(
     .testTarget(
       name: "ConcordCommandLineTests",
       dependencies: [
-        "ConcordApp", "ConcordClient", "ConcordLog", "ConcordPlatform", "ConcordReplay", "ConcordServer",
-        "ConcordWire", "DaemonDriving", "PropertyRandom", "SampleApp", "Workspace", "WorkspaceWindows",
+        "Concord", "ConcordApp", "ConcordClient", "ConcordJSON", "ConcordLog", "ConcordPlatform", "ConcordReplay",
+        "ConcordServer", "ConcordWire", "DaemonDriving", "PropertyRandom", "SampleApp", "Workspace", "WorkspaceWindows",
       ]
     ),
     // Windows in a real terminal (tmux): full-screen and line windows, the demo, the starter app.

@@ -1,6 +1,10 @@
+import Concord
+import ConcordJSON
+import ConcordLog
 import DaemonDriving
 import Foundation
 import PropertyRandom
+import SampleApp
 import Testing
 
 /// What `concord inspect` rebuilds, held to what a daemon does without it: the state it shows
@@ -130,5 +134,64 @@ extension InspectReplayProperties {
       let state = try ConcordCLI.run(["state", "--at", String(seq)], home: daemon.home, app: "workspace")
       #expect(try Self.json(String(decoding: after, as: UTF8.self)) == Self.json(state.output), "entry \(seq)")
     }
+  }
+}
+
+extension InspectReplayProperties {
+  /// "What if mallory had done nothing from then on": on a log where two people took turns,
+  /// the answer is what a daemon reaches when it is sent everything but mallory's actions from
+  /// that time — her earlier ones included.
+  @Test(arguments: [UInt64(11), 12])
+  func whatIfAPersonHadStoppedIsADaemonSentTheRest(seed: UInt64) throws {
+    var random = PropertyRandom(seed: PropertyRandom.replayed ?? seed)
+    let home = DaemonUnderTest.makeHome()
+    defer { try? FileManager.default.removeItem(at: home) }
+    // Counter and notes actions only: their scopes always exist, so every send is logged.
+    let actions: [(user: String, scope: String, json: String)] = (0..<16).map { _ in
+      let action = Self.randomAction(&random)
+      let kept = action.scope.hasPrefix("note:") ? ("counter", #"{"decrement":{}}"#) : action
+      return (random.pick(["alice", "mallory"]), kept.0, kept.1)
+    }
+    // The log as the sample app's daemon writes it, each action alice's or mallory's, a second apart.
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let log = try ActionLog.open(at: home.appending(path: "log.sqlite"), key: .file(home.appending(path: "key")))
+    var state = SampleApp.hosted.initialState
+    var records: [LogRecord] = []
+    for (index, action) in actions.enumerated() {
+      let logged = #"{"\#(action.scope)":\#(action.json)}"#
+      let decoded = try JSONValue(parsing: logged).decode(SampleApp.Action.self)
+      let refusal = Reduction.reduce(decoded, into: &state) { SampleApp.reducer.reduce(into: &$0, action: $1, environment: ()) }.refusal
+      records.append(
+        LogRecord(
+          client: "w-\(action.user)", cseq: Int64(index + 1), at: start.addingTimeInterval(Double(index)), user: action.user,
+          scope: action.scope, action: logged, outcome: refusal.map { .refused(reason: $0.reason) } ?? .applied,
+          app: SampleApp.hosted.name, appVersion: SampleApp.hosted.version))
+    }
+    try log.append(records)
+    try log.close()
+
+    let from = random.int(0...8)
+    let asked = try ConcordCLI.run(
+      ["inspect", "--json", "--without-user", "mallory", "--after", try JSONDate.text(start.addingTimeInterval(Double(from)))],
+      home: home)
+    try #require(asked.status == 0, "inspect said: \(asked.error)")
+    let answer = try #require(try Self.objects(asked.output).first)
+
+    let kept = actions.indices.filter { $0 < from || actions[$0].user != "mallory" }
+    let fresh = try DaemonUnderTest().start()
+    let appliedNow = try Self.send(kept.map { (actions[$0].scope, actions[$0].json) }, to: fresh.home).map(\.applied)
+    let appliedThen = records.map(\.outcome.isApplied)
+    let nowRefused = zip(kept, appliedNow).filter { appliedThen[$0.0] && !$0.1 }.map { $0.0 + 1 }
+    let nowApplied = zip(kept, appliedNow).filter { !appliedThen[$0.0] && $0.1 }.map { $0.0 + 1 }
+    let refused = (answer["refused"] as? [[String: Any]] ?? []).compactMap { ($0["entry"] as? [String: Any])?["seq"] as? Int }
+    let applied = (answer["applied"] as? [[String: Any]] ?? []).compactMap { $0["seq"] as? Int }
+    #expect(refused == nowRefused && applied == nowApplied, "seed \(seed): \(refused) \(applied) vs \(nowRefused) \(nowApplied)")
+    #expect((answer["left_out"] as? [Int]) == actions.indices.filter { !kept.contains($0) }.map { $0 + 1 })
+    // The daemon's own boot is in its state and not in the written log.
+    var whatIf = try #require(answer["state"] as? [String: Any])
+    var daemon = try #require(try JSONSerialization.jsonObject(with: Data(try ConcordCLI.run(["state"], home: fresh.home).output.utf8)) as? [String: Any])
+    whatIf["boots"] = nil
+    daemon["boots"] = nil
+    #expect(NSDictionary(dictionary: whatIf) == NSDictionary(dictionary: daemon), "seed \(seed): \(whatIf) vs \(daemon)")
   }
 }
