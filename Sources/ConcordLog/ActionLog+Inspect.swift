@@ -27,7 +27,10 @@ extension ActionLog {
   ///
   /// - Parameter time: the moment to find, to the millisecond.
   public func firstSeq(atOrAfter time: Date) throws(LogError) -> Int64? {
-    let wanted = time.milliseconds
+    // Entries are whole milliseconds: one at 100 ms is before 100.4 ms, so the instant is
+    // rounded up, not to the nearest (from microseconds, so that 0.1 s is not 100.000…1 ms).
+    let microseconds = Int64((time.timeIntervalSince1970 * 1_000_000).rounded())
+    let wanted = microseconds >= 0 ? (microseconds + 999) / 1000 : -((-microseconds) / 1000)
     return try reading {
       try database.read { db -> Int64? in
         let end = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM entries") ?? 0
