@@ -16,7 +16,9 @@ public struct LogRecord: Sendable, Equatable {
   /// The client id under which the daemon records its own actions: those of effects and of the
   /// lifecycle, and those a reduction fed back with `.send` (right after the action that sent
   /// them, with its user, scope and time).
-  public static let daemonClient = "concordd"
+  /// A literal, as it was where the daemon kept it: compared on every send, it costs no lazy
+  /// global's check.
+  public static var daemonClient: String { "concordd" }
 
   /// The id of the client (window or CLI) that sent the action.
   public var client: String
