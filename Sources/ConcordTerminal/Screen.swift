@@ -21,6 +21,8 @@ import Glibc
 /// ```
 public final class Screen {
   private let colors: Bool
+  /// A code read after an Escape that was not Alt's character (an arrow, End): the next key.
+  private var afterEscape: (Int32, Bool)?
   nonisolated(unsafe) private static var active = false
 
   /// Starts full-screen mode.
@@ -110,11 +112,19 @@ public final class Screen {
 
   /// The next key typed, nil when none waits.
   public func readKey() -> Key? {
-    guard let (code, isKey) = nextCode() else { return nil }
+    let read = afterEscape ?? nextCode()
+    afterEscape = nil
+    guard let (code, isKey) = read else { return nil }
     if isKey { return special(code) }
     if code == 27 {
-      // Alt-x arrives as ESC then x, together; a lone ESC is Escape.
-      guard let (next, nextIsKey) = nextCode(), !nextIsKey, let scalar = Unicode.Scalar(UInt32(next)) else { return .escape }
+      // Alt-x arrives as ESC then x, together; a lone ESC is Escape. Escape and then another
+      // key, End or an arrow, can arrive together too (typed quickly, or joined on the way
+      // through ssh): that key is the next one, not lost.
+      guard let next = nextCode() else { return .escape }
+      guard !next.1, next.0 != 27, next.0 >= 32, let scalar = Unicode.Scalar(UInt32(next.0)) else {
+        afterEscape = next
+        return .escape
+      }
       return .alt(Character(scalar))
     }
     return character(code)

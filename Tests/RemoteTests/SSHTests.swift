@@ -138,6 +138,37 @@ struct SSHTests {
     #expect(board.columns.flatMap(\.cards).map(\.title) == ["Over the wire", "Typed while cut off"])
   }
 
+  /// The inspector's full-screen window on the server's log, from the laptop, as an auditor
+  /// uses it (tmux): ssh gives it a terminal on the server (`ssh -t`), the keys typed here reach
+  /// it, and `q` ends it and the ssh session with it.
+  @Test func theInspectorWindowRunsOnTheServersLogThroughSSH() throws {
+    let server = try SSHLoopback()
+    defer { server.remove() }
+    try server.startDaemon()
+    let environment = server.laptop()
+    for words in [#"add "Seen from the laptop""#, "move 1 doing"] {
+      let sent = try concord(["send", "board", words], environment)
+      try #require(sent.status == 0, "\(sent.error)")
+    }
+    let variables = ["CONCORD_HOME", "CONCORD_APP", "CONCORD_SSH_COMMAND", "CONCORD_REMOTE_COMMAND", "XDG_RUNTIME_DIR", "CONCORD_HOST"]
+      .map { "\($0)=\"\(environment[$0]!)\"" }.joined(separator: " ")
+    let window = try Tmux(command: "env -u NO_COLOR \(variables) \(ConcordCLI.binary.path) inspect", columns: 120, rows: 24)
+    defer { window.kill() }
+    try window.waitForScreen(containing: "following", "added #1 Seen from the laptop to todo", "moved #1", timeout: 20)
+    // Back to the add, and what it changed.
+    try window.press("Up")
+    try window.press("Enter")
+    try window.waitForScreen(containing: "What it changed in board:", "Seen from the laptop")
+    try window.press("Escape")
+    // A card added on the server while the window is open shows (it follows once at the end again).
+    try window.press("End")
+    let added = try server.serverConcord(["send", "board", #"add "Added on the server""#])
+    #expect(added.status == 0, "\(added.error)")
+    try window.waitForScreen(containing: "added #2 Added on the server to todo", timeout: 15)
+    try window.press("q")
+    try window.waitUntilExited()
+  }
+
   /// 300 actions queued on the laptop while the server is away; the sync is cut (its ssh
   /// killed) part way through and run again: every action is applied exactly once.
   @Test func aSyncCutPartWayIsAppliedExactlyOnce() throws {

@@ -33,8 +33,10 @@ import Testing
     try tmux.press("Up", "Up", "Up")
     try tmux.press("Enter")
     try tmux.waitForScreen(containing: "entry 3", "moved #1 Fix login from todo to doing", "What it changed in board:")
-    try tmux.press("Escape")
-    try tmux.waitForScreen(containing: "↑↓ select")
+    // Escape and End at once (typed fast, or joined on the way through ssh): back to the
+    // list, and following the newest entry again.
+    try tmux.press("Escape", "End")
+    try tmux.waitForScreen(containing: "↑↓ select", "following")
 
     // Only this person's entries: the daemon's boot is gone from the list.
     try tmux.press("/")
