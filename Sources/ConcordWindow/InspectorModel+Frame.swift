@@ -44,7 +44,7 @@ extension InspectorModel {
         frame.draw(StyledLine(runs: [.init(text: TextFit.pad(Self.row(entry, columns), columns), style: style)]), row: 1 + offset)
       }
       frame.draw(
-        Self.hint("↑↓ select · Enter what it changed · w whole state · x without it · X without its author from it · / filter · g jump · t trust · q quit", columns),
+        Self.hint("↑↓ select · Enter what it changed · ? keys · w whole state · x without it · X without its author from it · / filter · g jump · t trust · q quit", columns),
         row: rows - 2)
     }
     switch mode {

@@ -176,10 +176,41 @@ public struct InspectorModel: Sendable {
     case .character("g"):
       mode = .asking(.jump, typed: "")
       return []
+    case .character("?"):
+      mode = .lines(title: "Keys of the inspector", lines: Self.keys, top: 0)
+      return []
     case .character("q"), .control("c"): return [.quit]
     default: return []
     }
   }
+
+  /// What each key does, and how a filter and a jump are written: the `?` screen, whole where
+  /// the bottom line has room for a few words only.
+  static let keys = [
+    "In the list",
+    "  ↑ ↓  k j         select the entry before or after (at the top, earlier ones are read)",
+    "  PgUp PgDn        a page back or on",
+    "  Home             the first entry held        End   the newest, and follow new ones",
+    "  Enter            what the entry changed in its scope, and the scope as of it",
+    "  w                what it changed in the whole state",
+    "  x                what if it had not happened: what would be refused, what would differ",
+    "  X                what if its author had done nothing from it on",
+    "  /                filter (below)               g     jump to a seq or a time",
+    "  t                the chain's trust: verified through which entry, checkpoints, rollback",
+    "  ?                these keys                   q     leave",
+    "",
+    "A filter is words that all must hold, for example  user=mallory scope=card: outcome=refused",
+    "  user=NAME        entries by that person",
+    "  scope=NAME       entries of that scope; one ending in ':' is a prefix (card: is every card)",
+    "  outcome=applied  or outcome=refused",
+    "  since=TIME       from that time on            until=TIME   before that time",
+    "  text=WORDS       the action or its words contain them (the rest of the line)",
+    "  An empty filter shows every entry.",
+    "",
+    "A jump is a seq (120, #120) or a time (2026-12-01T09:00:00Z): the first entry at or after it.",
+    "",
+    "In a page of lines (a change, a what-if, the trust): ↑ ↓ PgUp PgDn Space scroll, Esc back.",
+  ]
 
   /// Moves the selection; asks for earlier entries when it reaches the first one held.
   mutating func move(by offset: Int) -> [Read] {

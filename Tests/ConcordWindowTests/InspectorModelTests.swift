@@ -57,6 +57,21 @@ import Testing
     #expect(model.handle(.key(.alt("q"))) == [.quit])
   }
 
+  /// The bottom line names a few keys; `?` shows them all, with how a filter and a jump are
+  /// written, and Escape comes back to the same entry.
+  @Test func questionMarkShowsEveryKeyAndTheFilterWords() {
+    var model = Self.window(1...5, end: 5)
+    _ = model.handle(.key(.up))
+    #expect(model.frame(columns: 120, rows: 10).text.contains("? keys"))
+    #expect(model.handle(.key(.character("?"))) == [])
+    let keys = model.frame(columns: 100, rows: 40).text
+    for word in ["Enter", "what if it had not happened", "user=NAME", "scope=NAME", "outcome=applied", "since=TIME", "text=WORDS", "jump is a seq"] {
+      #expect(keys.contains(word), "\(word) is not on the keys screen:\n\(keys)")
+    }
+    _ = model.handle(.key(.escape))
+    #expect(model.mode == .list && model.selectedEntry?.seq == 4)
+  }
+
   @Test func whatIfAsksForTheEntryOrItsAuthorsLaterOnes() {
     var model = Self.window(1...5, end: 5)
     #expect(model.handle(.key(.character("x"))) == [.whatIf(seq: 5, everythingOfItsAuthorFromIt: false)])
