@@ -105,9 +105,9 @@ import Testing
 }
 
 extension InspectReplayProperties {
-  /// Workspace's states carry who and when, so a second daemon's would differ in their times;
-  /// what holds for it is the state as of every entry, which the inspector rebuilds from the
-  /// nearest snapshot and `state --at` from the boot's path.
+  /// The state as of every entry of a Workspace session, which the inspector rebuilds from the
+  /// nearest snapshot and `state --at` from the boot's path (its "what if" is held to a second
+  /// daemon in InspectWorkspaceWhatIfProperties).
   @Test func aWorkspaceStateAsOfAnEntryIsStateAt() throws {
     var random = PropertyRandom(seed: PropertyRandom.replayed ?? 7)
     let daemon = try DaemonUnderTest(app: "workspace").start()
