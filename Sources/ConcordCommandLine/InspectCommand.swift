@@ -107,21 +107,22 @@ struct InspectCommand: ParsableCommand {
         return try InspectWindow.run(log: actionLog, inspector: inspector, filter: selection, home: log.home.layout)
       }
       // A time filter starts where its first entry is, not at the log's start.
-      var next = try from ?? selection.since.flatMap { try actionLog.firstSeq(atOrAfter: $0) } ?? 1
-      try inspector.entries(actionLog, next, to) { entry in
-        next = entry.seq + 1
-        if selection.matches(entry) { output.entry(entry) }
+      let start = try from ?? selection.since.flatMap { try actionLog.firstSeq(atOrAfter: $0) } ?? 1
+      var end = try to ?? actionLog.storedLastSeq()
+      try inspector.entries(actionLog, start, end, selection) { entry in
+        output.entry(entry)
         return true
       }
       guard follow, to == nil else { return }
       while true {
         usleep(200_000)
-        guard try actionLog.storedLastSeq() >= next else { continue }
-        try inspector.entries(actionLog, next, nil) { entry in
-          next = entry.seq + 1
-          if selection.matches(entry) { output.entry(entry) }
+        let last = try actionLog.storedLastSeq()
+        guard last > end else { continue }
+        try inspector.entries(actionLog, end + 1, last, selection) { entry in
+          output.entry(entry)
           return true
         }
+        end = last
       }
     } catch let failure as CommandFailure {
       throw failure

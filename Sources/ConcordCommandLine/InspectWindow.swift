@@ -41,8 +41,8 @@ final class InspectWindow {
     } catch {
       // No terminal to draw on (TERM=dumb): the entries as lines, as when piped.
       let output = InspectOutput(json: false)
-      try inspector.entries(log, 1, nil) { entry in
-        if filter.matches(entry) { output.entry(entry) }
+      try inspector.entries(log, 1, nil, filter) { entry in
+        output.entry(entry)
         return true
       }
       return
@@ -137,9 +137,8 @@ final class InspectWindow {
   private func entries(from: Int64, through: Int64) throws -> [InspectedEntry] {
     guard from <= through else { return [] }
     var found: [InspectedEntry] = []
-    let filter = model.filter
-    try inspector.entries(log, from, through) { entry in
-      if filter.matches(entry) { found.append(entry) }
+    try inspector.entries(log, from, through, model.filter) { entry in
+      found.append(entry)
       return true
     }
     return found

@@ -21,8 +21,8 @@ enum SelectionExport {
     from log: ActionLog, inspector: LogInspector, filter: EntryFilter, from: Int64, through: Int64?, to path: String
   ) throws {
     var disclosed = Set<Int64>()
-    try inspector.entries(log, from, through) { entry in
-      if filter.matches(entry) { disclosed.insert(entry.seq) }
+    try inspector.entries(log, from, through, filter) { entry in
+      disclosed.insert(entry.seq)
       return true
     }
     var sink = try OutputSink(path: path == "-" ? nil : path)

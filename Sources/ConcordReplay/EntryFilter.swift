@@ -44,23 +44,48 @@ public struct EntryFilter: Sendable, Equatable {
   ///
   /// - Parameter entry: an entry with the app's words for it.
   public func matches(_ entry: InspectedEntry) -> Bool {
-    if let user, entry.user != user { return false }
-    if let scope {
-      if scope.hasSuffix(":") {
-        guard entry.scope.hasPrefix(scope) else { return false }
-      } else if entry.scope != scope {
-        return false
-      }
-    }
-    if let outcome, (outcome == .applied) != entry.outcome.isApplied { return false }
-    if let since, entry.at < since { return false }
-    if let until, entry.at >= until { return false }
+    guard passes(user: entry.user, scope: entry.scope, applied: entry.outcome.isApplied, at: entry.at) else { return false }
     if let text, !text.isEmpty {
       let found =
         entry.action.range(of: text, options: [.caseInsensitive]) != nil
         || entry.words?.range(of: text, options: [.caseInsensitive]) != nil
       if !found { return false }
     }
+    return true
+  }
+
+  /// Whether an entry with this record can meet every condition, known without rebuilding any
+  /// state: everything but the text, which may be in the app's words for the entry — unless
+  /// the app has none, and then it is in the action or nowhere. Decrypting a record is cheap
+  /// and rebuilding the states its words need is not, so a walk asks this first.
+  ///
+  /// - Parameters:
+  ///   - record: the entry's record, as the log holds it.
+  ///   - withWords: whether the app describes entries in words of its own.
+  public func mayMatch(_ record: LogRecord, withWords: Bool) -> Bool {
+    guard passes(user: record.user, scope: record.scope, applied: record.outcome.isApplied, at: record.at) else { return false }
+    if !withWords, let text, !text.isEmpty { return record.action.range(of: text, options: [.caseInsensitive]) != nil }
+    return true
+  }
+
+  /// Whether ``mayMatch(_:withWords:)`` turns any record away: when it cannot, looking for
+  /// the first record it lets through is wasted reading.
+  func narrowsRecords(withWords: Bool) -> Bool {
+    user != nil || scope != nil || outcome != nil || since != nil || until != nil || (!withWords && !(text ?? "").isEmpty)
+  }
+
+  private func passes(user: String, scope: String, applied: Bool, at: Date) -> Bool {
+    if let wanted = self.user, user != wanted { return false }
+    if let wanted = self.scope {
+      if wanted.hasSuffix(":") {
+        guard scope.hasPrefix(wanted) else { return false }
+      } else if scope != wanted {
+        return false
+      }
+    }
+    if let outcome, (outcome == .applied) != applied { return false }
+    if let since, at < since { return false }
+    if let until, at >= until { return false }
     return true
   }
 

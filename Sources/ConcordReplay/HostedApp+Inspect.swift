@@ -26,12 +26,16 @@ public struct EntryChange: Sendable, Equatable {
 }
 
 extension HostedApp {
-  /// Walks the entries from `from` through `through` in order, each with the app's words for it,
-  /// rebuilding the state from the newest snapshot before `from` (so a page of a long log costs
-  /// a page, not the log). `body` returns false to stop.
+  /// Walks the entries from `from` through `through` that pass `filter`, in order, each with the
+  /// app's words for it. A page of a long log costs a page, not the log: the state is rebuilt
+  /// from the newest snapshot before the first entry that can pass, and entries the filter turns
+  /// away by their records alone (a person, a scope, an outcome, a time) are only decrypted,
+  /// never described. `body` returns false to stop.
   ///
   /// ```swift
-  /// try app.inspectEntries(of: log, from: 900_001, through: 900_050) { entry in
+  /// var filter = EntryFilter()
+  /// filter.user = "mallory"
+  /// try app.inspectEntries(of: log, from: 900_001, through: 900_400, matching: filter) { entry in
   ///   print(entry.seq, entry.said); return true
   /// }
   /// ```
@@ -40,16 +44,43 @@ extension HostedApp {
   ///   - log: the log to read.
   ///   - from: the first entry.
   ///   - through: the last entry; the end of the log when nil.
-  ///   - body: each entry, in order; false ends the walk.
+  ///   - filter: which entries to give `body`; every one when empty.
+  ///   - body: each entry that passes, in order; false ends the walk.
   public func inspectEntries(
-    of log: ActionLog, from: Int64, through: Int64? = nil, _ body: (InspectedEntry) throws -> Bool
+    of log: ActionLog, from: Int64, through: Int64? = nil, matching filter: EntryFilter = EntryFilter(),
+    _ body: (InspectedEntry) throws -> Bool
   ) throws {
-    var state = try self.state(at: max(0, from - 1), from: log).state
-    // Without words there is no use for the state before each entry: keeping it would make
-    // every entry that changes a large state copy it.
-    try walk(log, from: max(1, from), through: through, state: &state, keepingBefore: describeLogged != nil) { entry, before, after in
-      try body(InspectedEntry(entry, words: before.flatMap { words(for: entry, before: $0, after: after) }))
+    let withWords = describeLogged != nil
+    var first = max(1, from)
+    if filter.narrowsRecords(withWords: withWords) {
+      guard let candidate = try firstSeq(in: log, from: first, through: through, where: { filter.mayMatch($0, withWords: withWords) })
+      else { return }
+      first = candidate
     }
+    var state = try self.state(at: first - 1, from: log).state
+    // Only an entry that may pass needs the state before it, for its words: keeping it for every
+    // entry would make each one that changes a large state copy it.
+    try walk(log, from: first, through: through, state: &state, keepingBefore: { withWords && filter.mayMatch($0, withWords: true) }) {
+      entry, before, after in
+      guard filter.mayMatch(entry.record, withWords: withWords) else { return true }
+      let inspected = InspectedEntry(entry, words: before.flatMap { words(for: entry, before: $0, after: after) })
+      return filter.matches(inspected) ? try body(inspected) : true
+    }
+  }
+
+  /// The first entry from `from` through `through` whose record `passes`, read without
+  /// rebuilding any state; nil when there is none.
+  func firstSeq(in log: ActionLog, from: Int64, through: Int64?, where passes: (LogRecord) -> Bool) throws -> Int64? {
+    var found: Int64?
+    do {
+      try log.forEachEntry(from: from, through: through) { entry in
+        if passes(entry.record) {
+          found = entry.seq
+          throw WalkStopped()
+        }
+      }
+    } catch is WalkStopped {}
+    return found
   }
 
   /// What entry `seq` changed, in the scope it was sent to (or the whole state).
@@ -61,7 +92,7 @@ extension HostedApp {
   public func change(at seq: Int64, in log: ActionLog, wholeState: Bool = false) throws -> EntryChange {
     var state = try self.state(at: max(0, seq - 1), from: log).state
     var found: EntryChange?
-    try walk(log, from: seq, through: seq, state: &state, keepingBefore: true) { entry, before, after in
+    try walk(log, from: seq, through: seq, state: &state, keepingBefore: { _ in true }) { entry, before, after in
       let before = before!
       let scope = wholeState || entry.record.scope.isEmpty ? nil : entry.record.scope
       func json(of state: State) -> JSONValue? {
@@ -78,14 +109,14 @@ extension HostedApp {
   }
 
   /// Replays entries `from`…`through` onto `state`, as boot does, calling `body` with each entry
-  /// and the state after it — and before it, when `keepingBefore`.
+  /// and the state after it — and before it, when `keepingBefore` says so for its record.
   func walk(
-    _ log: ActionLog, from: Int64, through: Int64?, state: inout State, keepingBefore: Bool,
+    _ log: ActionLog, from: Int64, through: Int64?, state: inout State, keepingBefore: (LogRecord) -> Bool,
     _ body: (LogEntry, _ before: State?, _ after: State) throws -> Bool
   ) throws {
     do {
       try log.forEachEntry(from: from, through: through) { entry in
-        let before = keepingBefore ? state : nil
+        let before = keepingBefore(entry.record) ? state : nil
         try replay(LoggedAction(entry), into: &state)
         if try !body(entry, before, state) { throw WalkStopped() }
       }

@@ -7,7 +7,7 @@ import ConcordWire
 ///
 /// ```swift
 /// let inspector = LogInspector(Workspace.hosted())
-/// try inspector.entries(log, 1, 50) { print($0.seq, $0.said); return true }
+/// try inspector.entries(log, 1, 50, EntryFilter()) { print($0.seq, $0.said); return true }
 /// let change = try inspector.change(log, 12, false)
 /// ```
 public struct LogInspector: Sendable {
@@ -21,10 +21,11 @@ public struct LogInspector: Sendable {
     public var difference: StateDiff { StateDiff.between(today, whatIf.state) }
   }
 
-  /// Each entry from a seq through another (the end when nil), with the app's words; the body
-  /// returns false to stop.
+  /// Each entry from a seq through another (the end when nil) that passes a filter, with the
+  /// app's words; the body returns false to stop (``HostedApp/inspectEntries(of:from:through:matching:_:)``).
   public let entries:
-    @Sendable (_ log: ActionLog, _ from: Int64, _ through: Int64?, _ body: (InspectedEntry) throws -> Bool) throws -> Void
+    @Sendable (_ log: ActionLog, _ from: Int64, _ through: Int64?, _ filter: EntryFilter, _ body: (InspectedEntry) throws -> Bool)
+      throws -> Void
   /// What an entry changed, in its scope, or in the whole state when asked.
   public let change: @Sendable (_ log: ActionLog, _ seq: Int64, _ wholeState: Bool) throws -> EntryChange
   /// The log replayed without some entries, through a seq (the end when nil).
@@ -34,7 +35,9 @@ public struct LogInspector: Sendable {
   ///
   /// - Parameter app: the app whose reducer rebuilds the states and whose words describe them.
   public init<State: Codable & Sendable, Action: Codable & Sendable>(_ app: HostedApp<State, Action>) {
-    entries = { log, from, through, body in try app.inspectEntries(of: log, from: from, through: through, body) }
+    entries = { log, from, through, filter, body in
+      try app.inspectEntries(of: log, from: from, through: through, matching: filter, body)
+    }
     change = { log, seq, whole in try app.change(at: seq, in: log, wholeState: whole) }
     whatIf = { log, leaving, through in
       let answer = try app.whatIf(leaving: leaving, in: log, through: through)
