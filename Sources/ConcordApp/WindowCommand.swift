@@ -60,14 +60,14 @@ public struct WindowCommand<Action>: Sendable {
     _ text: String, with commands: [WindowCommand], otherwise: (@Sendable (String) throws -> Action)? = nil
   ) throws -> Action {
     let words = CommandWords(text)
-    guard let first = words.all.first else { throw CommandError("type a command; `help` lists them") }
+    guard let first = words.all.first else { throw CommandError.seeTheList("type a command") }
     guard let command = command(named: first, in: commands) else {
       // Where commands take a prefix (`/edit` in a chat), a line with it is a command, mistyped
       // or not, never said; `//` escapes it.
       let prefixed = commands.contains { $0.word.hasPrefix("/") } && first.hasPrefix("/") && !first.hasPrefix("//")
       if let otherwise, !prefixed { return try otherwise(text.trimmingCharacters(in: .whitespaces)) }
       let suggestion = closest(to: first.lowercased(), among: commands.map(\.word)).map { "; did you mean `\($0)`?" } ?? ""
-      throw CommandError("no command \"\(first)\"\(suggestion) (`help` lists them)")
+      throw CommandError.seeTheList("no command \"\(first)\"\(suggestion)")
     }
     do {
       return try command.make(words.droppingFirst)

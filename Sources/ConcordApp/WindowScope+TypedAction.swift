@@ -27,9 +27,9 @@ extension WindowScope {
           try check?(json)
           return json
         } catch {
-          let problem = (error as? CommandError)?.description ?? "not an action of \(scope): \(WireCoding.describe(error))"
-          if case .object = json { throw CommandError(problem) }
-          jsonProblem = problem
+          let problem = (error as? CommandError) ?? Self.notAnAction(json, of: scope, error)
+          if case .object = json { throw problem }
+          jsonProblem = problem.sentence
         }
       } catch let error as CommandError {
         throw error
@@ -40,8 +40,34 @@ extension WindowScope {
     do {
       return try parse(trimmed)
     } catch {
-      if let jsonProblem { throw CommandError("\(jsonProblem), nor \(error)") }
-      throw (error as? CommandError) ?? CommandError("\(error)")
+      let wordsProblem = (error as? CommandError) ?? CommandError("\(error)")
+      if let jsonProblem { throw wordsProblem.prefixed("\(jsonProblem), nor ") }
+      throw wordsProblem
+    }
+  }
+
+  /// Why `json` is not an action of `scope`, in the scope's terms: a member it does not take
+  /// is not one of its actions (the list mends it); a field is named by its path, and a value
+  /// by the JSON kind it should be — never by a type of the program.
+  static func notAnAction(_ json: JSONValue, of scope: String, _ error: any Error) -> CommandError {
+    if let decoding = error as? DecodingError, Self.isAboutTheActionItself(decoding) {
+      var named = "that"
+      if case let .object(members) = json, members.count == 1, let name = members.keys.first { named = "\"\(name)\"" }
+      return .seeTheList("\(named) is not one of \(scope)'s actions")
+    }
+    return CommandError("not an action of \(scope): \(WireCoding.describe(error))")
+  }
+
+  /// True when the error is about which action it is (no member, several, an unknown one)
+  /// rather than about a field inside it.
+  private static func isAboutTheActionItself(_ error: DecodingError) -> Bool {
+    switch error {
+    case let .typeMismatch(_, context), let .dataCorrupted(context), let .valueNotFound(_, context):
+      return context.codingPath.isEmpty
+    case let .keyNotFound(_, context):
+      return context.codingPath.isEmpty
+    @unknown default:
+      return false
     }
   }
 }

@@ -133,7 +133,7 @@ struct JSONWindow {
           input.removeFirst(newline + 1)
           guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
           do {
-            let action = try app.action(typed: line, in: session.scope)
+            let action = try app.action(typed: line, in: session.scope, program: ConcordProgram.running.name)
             events += try session.submit(action).events
           } catch let failure as CommandFailure {
             emit(["type": "client-error", "message": .string(failure.message)])

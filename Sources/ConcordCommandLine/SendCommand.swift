@@ -33,7 +33,7 @@ struct SendCommand: ParsableCommand {
   var action: String
 
   func run() throws {
-    let json = try ProgramApp.current.action(typed: action, in: scope)
+    let json = try ProgramApp.current.action(typed: action, in: scope, program: ConcordProgram.running.name)
     let outbox = try Outbox.open(home: options.layout)
     let queued = try outbox.enqueue(scope: scope, action: json, typed: action.hasPrefix("{") ? nil : action)
     let connection: ClientConnection

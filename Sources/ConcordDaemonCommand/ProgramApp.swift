@@ -78,13 +78,19 @@ public struct ProgramApp: Sendable {
     return window
   }
 
-  /// The action a person typed for `scope`, as JSON or in the scope's words; a usage error
-  /// saying what is wrong with it.
-  package func action(typed text: String, in scope: String) throws -> JSONValue {
+  /// The action a person typed for `scope` on the command line, as JSON or in the scope's
+  /// words; a usage error saying what is wrong with it, and pointing to `PROGRAM words SCOPE`
+  /// (not a window's `help`) where the scope's list of words mends it.
+  ///
+  /// - Parameters:
+  ///   - text: the action as typed.
+  ///   - scope: the scope it is for (`board`, `card:1`).
+  ///   - program: the command people type (`concord`), to name in the pointer.
+  package func action(typed text: String, in scope: String, program: String) throws -> JSONValue {
     do {
       return try window(for: scope).action(typed: text, in: scope)
     } catch let error as CommandError {
-      throw CommandFailure.usage(error.description)
+      throw CommandFailure.usage(error.described(listedBy: "`\(program) words \(scope)`"))
     }
   }
 }

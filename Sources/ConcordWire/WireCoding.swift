@@ -43,11 +43,28 @@ public struct WireCoding {
     case let .keyNotFound(key, context):
       return "the field \"\(key.stringValue)\" is missing\(at(context))"
     case let .typeMismatch(type, context):
-      return "expected \(type)\(at(context))"
+      return "expected \(kind(of: type))\(at(context))"
     case let .valueNotFound(_, context):
       return "a value is missing\(at(context))"
     @unknown default:
       return "\(error)"
+    }
+  }
+
+  /// The kind of JSON value a type is read from, as a person writing JSON names it: the
+  /// program's type names mean nothing to them.
+  static func kind(of type: Any.Type) -> String {
+    switch type {
+    case is String.Type, is Character.Type: return "text (a JSON string)"
+    case is Bool.Type: return "true or false"
+    case is Int.Type, is Int64.Type, is Int32.Type, is Int16.Type, is Int8.Type, is UInt.Type, is UInt64.Type, is UInt32.Type,
+      is UInt16.Type, is UInt8.Type:
+      return "a whole number"
+    case is Double.Type, is Float.Type: return "a number"
+    default:
+      let name = String(describing: type)
+      if name.hasPrefix("Array<") || name.hasPrefix("Set<") || name.hasPrefix("[") { return "a list (a JSON array)" }
+      return "an object"
     }
   }
 

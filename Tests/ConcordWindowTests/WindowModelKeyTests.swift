@@ -36,7 +36,7 @@ import Testing
     story.type("fly")
     #expect(story.screen.contains(#"✗ no command "fly""#))
     story.type(#"{"nope":1}"#)
-    #expect(story.screen.contains("✗ not an action of counter"))
+    #expect(story.screen.contains(#"✗ "nope" is not one of counter's actions"#))
     #expect(!story.commands.contains { if case .send = $0 { true } else { false } })
     story.type("dec")
     story.sendLast(as: 1)

@@ -1,0 +1,41 @@
+import DaemonDriving
+import Foundation
+import Testing
+
+/// What a person new to Concord reads when a command goes wrong or succeeds: the scope's own
+/// terms, never a type of the program, and on the command line a pointer that works there.
+@Suite(.serialized) struct NewcomerWordingTests {
+  @Test func aMistakenActionIsSaidInTheScopesTermsAndPointsToItsWords() throws {
+    let daemon = try DaemonUnderTest(app: "workspace").start()
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    func send(_ action: String, to scope: String = "board") throws -> ConcordCLI.Result {
+      try ConcordCLI.run(["send", scope, action], home: daemon.home, app: "workspace")
+    }
+    // A member the scope does not take: named, and where the scope's actions are listed.
+    let unknown = try send(#"{"nope":1}"#)
+    #expect(unknown.status == 2)
+    #expect(unknown.error.contains(#""nope" is not one of board's actions (`concord words board` lists them)"#), "\(unknown.error)")
+    // A field of the wrong kind: the JSON kind it should be.
+    let wrongKind = try send(#"{"addCard":{"title":5}}"#)
+    #expect(wrongKind.error.contains("expected text (a JSON string) (at addCard.title)"), "\(wrongKind.error)")
+    let wrongNumber = try send(#"{"moveCard":{"id":"two","column":"done"}}"#)
+    #expect(wrongNumber.error.contains("expected a whole number (at moveCard.id)"), "\(wrongNumber.error)")
+    // A word the scope does not have: on the command line there is no `help` to type.
+    let help = try send("help")
+    #expect(help.status == 2)
+    #expect(help.error.contains(#"no command "help" (`concord words board` lists them)"#), "\(help.error)")
+    let card = try send("hlep", to: "card:1")
+    #expect(card.error.contains("`concord words card:1` lists them"), "\(card.error)")
+    for answer in [unknown, wrongKind, wrongNumber, help, card] {
+      for typeName in ["BoardAction", "CardAction", "String", "Int", "`help` lists"] {
+        #expect(!answer.error.contains(typeName), "\(answer.error)")
+      }
+    }
+    // The pointer works: `words` lists the actions, with their JSON.
+    let words = try ConcordCLI.run(["words", "board"], home: daemon.home, app: "workspace")
+    #expect(words.status == 0 && words.output.contains(#"{"addCard":"#), "\(words.output)")
+  }
+}
