@@ -3,6 +3,10 @@ import ConcordDaemonCommand
 import ConcordWire
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `NAME state [--at SEQ] [SCOPE]`: the state now, or as it was at any seq.
 struct StateCommand: ParsableCommand {
   static var configuration: CommandConfiguration {
@@ -14,6 +18,9 @@ struct StateCommand: ParsableCommand {
     discussion: """
       The state is rebuilt from the log alone — the newest snapshot at or before the seq, then \
       the entries after it, without effects — so it works with the daemon stopped.
+
+      On a terminal the JSON is indented for reading; piped, or with --compact, it is one line \
+      (keys sorted either way).
 
       \(examples.app.scopeLine)
 
@@ -27,6 +34,9 @@ struct StateCommand: ParsableCommand {
 
   @Option(name: .long, help: ArgumentHelp("Rebuild the state as it was after this entry.", valueName: "SEQ"))
   var at: Int64?
+
+  @Flag(name: .long, help: "One line of JSON, even on a terminal (piped output always is).")
+  var compact = false
 
   @Argument(help: ArgumentHelp("A scope, such as \(HelpExamples.current.first) (default: the whole state)."), completion: ScopeCompletion.kind)
   var scope: String?
@@ -45,8 +55,9 @@ struct StateCommand: ParsableCommand {
     }
     do {
       let (json, seq) = try ProgramApp.current.stateJSON(at, actionLog, scope)
-      FileHandle.standardError.write(Data("state as of entry \(seq)\n".utf8))
-      print(json.jsonText)
+      // Said once, on the side: the state came from the log (the daemon need not run).
+      FileHandle.standardError.write(Data("read from the log, as of entry \(seq)\n".utf8))
+      print(compact || isatty(STDOUT_FILENO) != 1 ? json.jsonText : json.prettyJSONText)
     } catch let failure as CommandFailure {
       throw failure
     } catch {

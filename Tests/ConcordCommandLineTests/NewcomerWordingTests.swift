@@ -38,4 +38,18 @@ import Testing
     let words = try ConcordCLI.run(["words", "board"], home: daemon.home, app: "workspace")
     #expect(words.status == 0 && words.output.contains(#"{"addCard":"#), "\(words.output)")
   }
+
+  @Test func stateIsOneLineWhenPipedAndSaysQuietlyThatItReadTheLog() throws {
+    let daemon = try DaemonUnderTest(app: "workspace").start()
+    defer { daemon.removeHome() }
+    _ = try ConcordCLI.run(["send", "board", "add Piped"], home: daemon.home, app: "workspace")
+    _ = daemon.terminate()
+    for arguments in [["state", "board"], ["state", "board", "--compact"]] {
+      let state = try ConcordCLI.run(arguments, home: daemon.home, app: "workspace")
+      #expect(state.status == 0, "\(state.error)")
+      #expect(state.output.split(separator: "\n").count == 1 && state.output.contains("Piped"), "\(state.output)")
+      // With the daemon stopped, it worked from the log: said once, with no call to start it.
+      #expect(state.error == "read from the log, as of entry 2\n", "\(state.error)")
+    }
+  }
 }
