@@ -33,6 +33,19 @@ public struct History<State> {
   /// True when an undone state waits to be redone.
   public var canRedo: Bool { !future.isEmpty }
 
+  /// Changes the present where it stands, as no step of its own: for what is learned about the
+  /// present once it is recorded, such as the words of the change that made it. Undo and redo
+  /// then carry it with the state it belongs to.
+  ///
+  /// ```swift
+  /// history.amendPresent { $0.lastChange = "moved #2 to done" }
+  /// ```
+  ///
+  /// - Parameter amend: the change, made to the present in place.
+  public mutating func amendPresent(_ amend: (inout State) -> Void) {
+    amend(&present)
+  }
+
   mutating func record(_ next: State) {
     past.append(present)
     if past.count > maxDepth { past.removeFirst(past.count - maxDepth) }

@@ -47,6 +47,11 @@ extension Reducer where State == Workspace.State, Action == Workspace.Action, En
       let effect = reduce(into: &state, action: action, environment: environment)
       guard effect.refusal == nil, let item = Activity.describe(action, before: before, after: state) else { return effect }
       state.activity.append(item)
+      // The board keeps the words of its last change in the history's present, so that undo
+      // and redo can say which change they took back or put back.
+      if case let .board(authored) = action, authored.action.isUndoable {
+        state.board.amendPresent { $0.lastChange = item.text }
+      }
       return effect
     }
   }
@@ -77,7 +82,15 @@ extension Activity {
   static func describe(_ action: Workspace.Action, before: Before, after: Workspace.State) -> ActivityItem? {
     switch action {
     case let .board(authored):
-      return describe(authored, before: before, after: after.board.present)
+      switch authored.action {
+      // The change taken back is the one redo would put back; the one put back is the present's.
+      case .undo:
+        return ActivityItem(at: authored.at, user: authored.user, text: Board.undid(after.board.future.first?.lastChange))
+      case .redo:
+        return ActivityItem(at: authored.at, user: authored.user, text: Board.redid(after.board.present.lastChange))
+      default:
+        return describe(authored, before: before, after: after.board.present)
+      }
     case let .chat(authored):
       let text: String
       switch authored.action {
@@ -126,8 +139,8 @@ extension Activity {
     case let .removeColumn(name): text = "removed the column \(name)"
     case let .invite(user): text = "invited \(user)"
     case .join, .dismissReminder: return nil
-    case .undo: text = "undid their last change"
-    case .redo: text = "redid their change"
+    case .undo: text = Board.undid(nil)
+    case .redo: text = Board.redid(nil)
     }
     return ActivityItem(at: authored.at, user: authored.user, text: text, date: date)
   }

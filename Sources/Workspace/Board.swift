@@ -16,6 +16,10 @@ public struct Board: Codable, Equatable, Sendable {
   public var nextColumnID: Int
   /// Who made the last recorded change: the one person who may undo it.
   public var lastEditor: String?
+  /// What the last recorded change did, as the activity feed says it (`moved #2 Fix login
+  /// from todo to done`): what undo names when it takes the change back, and redo when it puts
+  /// it back. Set by the feed (``Activity``), the one place that words changes.
+  public var lastChange: String?
 
   public init(columns: [(name: String, limit: Int?)] = [("todo", nil), ("doing", 3), ("done", nil)]) {
     self.columns = IdentifiedArray(
@@ -25,6 +29,7 @@ public struct Board: Codable, Equatable, Sendable {
     self.nextCardID = 1
     self.nextColumnID = columns.count + 1
     self.lastEditor = nil
+    self.lastChange = nil
   }
 
   /// The column called `name`, ignoring case.

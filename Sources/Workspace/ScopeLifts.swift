@@ -26,6 +26,7 @@ extension BoardView {
     board.nextCardID = nextCard
     board.nextColumnID = (columns.map(\.id).max() ?? 0) + 1
     board.lastEditor = lastEditor
+    board.lastChange = lastChange
     state.board = History(board, maxDepth: Board.undoDepth)
     state.reminders.raised = reminders
   }

@@ -13,6 +13,10 @@ public struct BoardView: Codable, Equatable, Sendable {
   public var archived: Int
   /// Who may undo the board's last change.
   public var lastEditor: String?
+  /// What undo would take back, in the feed's words (`moved #2 Fix login from todo to done`).
+  public var lastChange: String?
+  /// What redo would put back, in the same words.
+  public var undoneChange: String?
   /// The number the next card added will have.
   public var nextCard: Int
 
@@ -24,6 +28,8 @@ public struct BoardView: Codable, Equatable, Sendable {
     reminders = state.reminders.raised
     archived = board.cards.filter(\.archived).count
     lastEditor = board.lastEditor
+    lastChange = board.lastChange
+    undoneChange = state.board.future.first?.lastChange
   }
 }
 

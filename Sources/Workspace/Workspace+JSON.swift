@@ -50,8 +50,8 @@ extension Workspace {
   ///
   /// - Throws: for a version this one cannot read.
   public static func migrate(_ action: JSONValue, from version: Int) throws -> JSONValue {
-    // Version 3 only added an action: version 2's are its own.
-    if version == 2 { return action }
+    // Version 3 only added an action, and version 4 only state: version 2's and 3's are its own.
+    if version == 2 || version == 3 { return action }
     guard version == 1 else { throw MigrationError(message: "no migration from version \(version)") }
     guard case let .object(members) = action, members.count == 1, let (name, value) = members.first else {
       throw MigrationError(message: "a version 1 action is an object with one member")

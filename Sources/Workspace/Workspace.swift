@@ -18,9 +18,12 @@ public enum Workspace {
   public static let name = "workspace"
   /// The version of its actions and state, recorded with every entry. Version 2 spells actions
   /// as `schema/workspace.schema.json` publishes them; version 3 adds dismissing a reminder
-  /// (its state remembers reminders put away). Entries of version 1 are read through
-  /// ``migrate(_:from:)``; those of version 2 are version 3's as they are.
-  public static let version = 3
+  /// (its state remembers reminders put away); version 4 has the same actions, and its board
+  /// keeps the words of its last change, so that undo and redo say what they took back or put
+  /// back. Entries of version 1 are read through ``migrate(_:from:)``; those of versions 2 and 3
+  /// are version 4's as they are (a new version makes the snapshots of the old one unused, so
+  /// the state is folded again with the new words).
+  public static let version = 4
 
   public struct State: Codable, Equatable, Sendable {
     public var board: History<Board>

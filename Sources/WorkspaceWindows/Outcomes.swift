@@ -36,8 +36,8 @@ enum Outcomes {
     case let .removeColumn(name): return "removed the column \(name)"
     case let .invite(user): return "invited \(user): they can be assigned cards"
     case let .dismissReminder(id): return "put away the reminder of \(title(id))"
-    case .undo: return "undid your last change"
-    case .redo: return "redid your change"
+    case .undo: return Board.undid(view.undoneChange, whose: "your")
+    case .redo: return Board.redid(view.lastChange, whose: "your")
     case .join: return nil
     }
   }

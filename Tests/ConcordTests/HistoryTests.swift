@@ -35,6 +35,22 @@ import Testing
     #expect(await store.state.future == ["a", "ab"])
   }
 
+  /// What is learned about the present once recorded stays with that state: undo leaves it in
+  /// the future, redo brings it back, and it is no step of its own.
+  @Test func anAmendedPresentTravelsWithItsState() {
+    var history = History("a")
+    history.amendPresent { $0 += "!" }
+    #expect(history.timeline == ["a!"] && !history.canUndo)
+    let reducer = Self.text.history(maxDepth: 10) { $0 != .select }
+    _ = reducer.reduce(into: &history, action: .action(.type("b")), environment: ())
+    history.amendPresent { $0 += "?" }
+    #expect(history.timeline == ["a!", "a!b?"])
+    _ = reducer.reduce(into: &history, action: .undo, environment: ())
+    #expect(history.present == "a!" && history.future == ["a!b?"])
+    _ = reducer.reduce(into: &history, action: .redo, environment: ())
+    #expect(history.present == "a!b?")
+  }
+
   @Test func aNewActionAfterUndoDropsTheRedoSteps() async {
     let store = Self.store()
     await store.send(.action(.type("a")))

@@ -31,17 +31,20 @@ import Testing
   }
 
   /// The board after `action`, by the board's own reducer, recorded as an undo step.
-  static func step(_ state: inout Workspace.State, _ user: String, _ action: BoardAction) {
+  /// The board after `user`'s `action`, with the feed's line for it, which the board keeps as
+  /// the words of its last change.
+  static func step(_ state: inout Workspace.State, _ user: String, _ action: BoardAction, said item: ActivityItem) {
     state.board.record(state.board.present.applying(action, by: user))
+    state.board.amendPresent { $0.lastChange = item.text }
+    state.activity.items.append(item)
   }
 
   @Test func aDueCardRaisesItsReminderWhenItsTimeComes() async {
     let clock = TestClock()
     let store = store(Self.workspace([(1, "Fix login", nil)]), clock: clock)
     await store.send(.board("alice", .setDue(id: 1, due: Self.inAnHour))) {
-      Self.step(&$0, "alice", .setDue(id: 1, due: Self.inAnHour))
-      $0.activity.items = [ActivityItem(at: monday, user: "alice", text: "set #1 Fix login due", date: Self.inAnHour)]
-    }
+      Self.step(&$0, "alice", .setDue(id: 1, due: Self.inAnHour), said: ActivityItem(at: monday, user: "alice", text: "set #1 Fix login due", date: Self.inAnHour))
+          }
     await clock.advance(by: .seconds(3599))
     #expect(store.unreceivedCount == 0, "nothing is due a second early")
     await clock.advance(by: .seconds(1))
@@ -79,9 +82,8 @@ import Testing
     // Another date is another reminder.
     let later = Self.inAnHour.addingTimeInterval(3600)
     await store.send(.board("alice", .setDue(id: 1, due: later))) {
-      Self.step(&$0, "alice", .setDue(id: 1, due: later))
+      Self.step(&$0, "alice", .setDue(id: 1, due: later), said: ActivityItem(at: monday, user: "alice", text: "set #1 Fix login due", date: later))
       $0.reminders.dismissed = []
-      $0.activity.items.append(ActivityItem(at: monday, user: "alice", text: "set #1 Fix login due", date: later))
     }
     await clock.advance(by: .seconds(3600))
     await store.receive(.reminders(.fellDue(card: 1, due: later)))
@@ -98,9 +100,8 @@ import Testing
     let store = store(Self.workspace([(1, "Fix login", Self.inAnHour)]), clock: clock)
     await store.send(.booted)
     await store.send(.board("alice", .moveCard(id: 1, column: "done", position: nil))) {
-      Self.step(&$0, "alice", .moveCard(id: 1, column: "done", position: nil))
-      $0.activity.items = [ActivityItem(at: monday, user: "alice", text: "moved #1 Fix login from todo to done")]
-    }
+      Self.step(&$0, "alice", .moveCard(id: 1, column: "done", position: nil), said: ActivityItem(at: monday, user: "alice", text: "moved #1 Fix login from todo to done"))
+          }
     await clock.advance(by: .seconds(7200))
     // Exhaustive: no reminder arrived, and no timer is left running.
     await store.finish()
@@ -111,9 +112,8 @@ import Testing
     let store = store(Self.workspace([(1, "Fix login", Self.inAnHour)]), clock: clock)
     await store.send(.booted)
     await store.send(.board("alice", .archive(id: 1))) {
-      Self.step(&$0, "alice", .archive(id: 1))
-      $0.activity.items = [ActivityItem(at: monday, user: "alice", text: "archived #1 Fix login")]
-    }
+      Self.step(&$0, "alice", .archive(id: 1), said: ActivityItem(at: monday, user: "alice", text: "archived #1 Fix login"))
+          }
     await clock.advance(by: .seconds(7200))
     // Exhaustive: no reminder arrived, and no timer is left running.
     await store.finish()
@@ -124,10 +124,9 @@ import Testing
     state.reminders.raised = [Reminder(card: 1, due: monday)]
     let store = store(state, clock: TestClock())
     await store.send(.board("alice", .archive(id: 1))) {
-      Self.step(&$0, "alice", .archive(id: 1))
+      Self.step(&$0, "alice", .archive(id: 1), said: ActivityItem(at: monday, user: "alice", text: "archived #1 Fix login"))
       $0.reminders.raised = []
-      $0.activity.items = [ActivityItem(at: monday, user: "alice", text: "archived #1 Fix login")]
-    }
+          }
     await store.finish()
   }
 
@@ -136,13 +135,11 @@ import Testing
     let store = store(Self.workspace([(1, "Fix login", nil)]), clock: clock)
     let inTwoHours = monday.addingTimeInterval(7200)
     await store.send(.board("alice", .setDue(id: 1, due: Self.inAnHour))) {
-      Self.step(&$0, "alice", .setDue(id: 1, due: Self.inAnHour))
-      $0.activity.items = [ActivityItem(at: monday, user: "alice", text: "set #1 Fix login due", date: Self.inAnHour)]
-    }
+      Self.step(&$0, "alice", .setDue(id: 1, due: Self.inAnHour), said: ActivityItem(at: monday, user: "alice", text: "set #1 Fix login due", date: Self.inAnHour))
+          }
     await clock.advance(by: .seconds(1800))
     await store.send(.board("alice", .setDue(id: 1, due: inTwoHours))) {
-      Self.step(&$0, "alice", .setDue(id: 1, due: inTwoHours))
-      $0.activity.items.append(ActivityItem(at: monday, user: "alice", text: "set #1 Fix login due", date: inTwoHours))
+      Self.step(&$0, "alice", .setDue(id: 1, due: inTwoHours), said: ActivityItem(at: monday, user: "alice", text: "set #1 Fix login due", date: inTwoHours))
     }
     await clock.advance(by: .seconds(1800))  // the old time passes: nothing
     await clock.advance(by: .seconds(3600))

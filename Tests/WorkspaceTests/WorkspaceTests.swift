@@ -29,7 +29,8 @@ import Testing
       "alice assigned #1 Fix login to bob",
       "bob moved #1 Fix login from doing to done",
       "bob in general: done with #1",
-      "bob undid their last change",
+      // Undo names the change it took back.
+      "bob undid: moved #1 Fix login from doing to done",
     ])
     // A restart: the windows from before are gone; the people stay.
     await store.send(.booted)
