@@ -123,7 +123,11 @@ extension Board {
       let column: Column
       switch (columnName, board.columns.first) {
       case let (name?, _):
-        guard let named = board.column(named: name) else { return .refuse(board.noColumn(name)) }
+        guard let named = board.column(named: name) else {
+          // `add Talk to Bob` reads as the title "Talk" for a column "Bob": say how to keep
+          // the whole line as the title.
+          return .refuse("\(board.noColumn(name).reason); for a card titled \"\(title) to \(name)\", quote it: add \"\(title) to \(name)\"")
+        }
         column = named
       case let (nil, first?): column = first
       case (nil, nil): return .refuse("the board has no columns; add one first, such as `column add todo`")

@@ -39,6 +39,28 @@ import Testing
     #expect(words.status == 0 && words.output.contains(#"{"addCard":"#), "\(words.output)")
   }
 
+  /// `add Talk to Bob` reads as a card for a column "Bob": the refusal says how to keep the
+  /// whole line as the title, and the quoted line is a card.
+  @Test func aTitleWithToInItIsExplainedWhenNoSuchColumnExists() throws {
+    let daemon = try DaemonUnderTest(app: "workspace").start()
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    let unquoted = try ConcordCLI.run(["send", "board", "add Talk to Bob"], home: daemon.home, app: "workspace")
+    #expect(unquoted.status == 1)
+    #expect(
+      unquoted.error.contains(#"there is no column "Bob"; the columns are todo, doing, done; for a card titled "Talk to Bob", quote it: add "Talk to Bob""#),
+      "\(unquoted.error)")
+    let quoted = try ConcordCLI.run(["send", "board", #"add "Talk to Bob""#], home: daemon.home, app: "workspace")
+    #expect(quoted.status == 0, "\(quoted.error)")
+    let board = try ConcordCLI.run(["state", "board"], home: daemon.home, app: "workspace")
+    #expect(board.output.contains(#""title":"Talk to Bob""#), "\(board.output)")
+    // A column that exists is still taken.
+    let toDoing = try ConcordCLI.run(["send", "board", "add Write docs to doing"], home: daemon.home, app: "workspace")
+    #expect(toDoing.status == 0, "\(toDoing.error)")
+  }
+
   @Test func stateIsOneLineWhenPipedAndSaysQuietlyThatItReadTheLog() throws {
     let daemon = try DaemonUnderTest(app: "workspace").start()
     defer { daemon.removeHome() }
