@@ -101,7 +101,7 @@ struct LineWindow {
     case let .answered(cseq, .refused(reason)): "refused: " + (typed.removeValue(forKey: cseq).map { "\($0): " } ?? "") + reason
     case .resent(_, .refused, _): nil  // told by its refusal notice, until dismissed
     case let .resent(action, _, _): "replayed: \(action.typed ?? action.action.jsonText) (\(action.scope))"
-    case let .queued(_, waiting): "offline: queued (\(waiting) waiting)"
+    case let .queued(_, waiting): "offline: queued (\(waiting) to send)"
     case let .disconnected(reason): "disconnected: \(reason)"
     case .connected: "connected"
     case let .logDiverged(divergence): "\(divergence): \(divergence.decision)"

@@ -131,15 +131,22 @@ extension WindowModel {
       trying = ", retrying in \(Int(next.timeIntervalSince(now).rounded()))s"
     default: break
     }
-    let seq = view.seq.map { "seq \($0)" } ?? "no state yet"
+    // The entry of the log this scope is as of: each window's own, so panes on other scopes may
+    // show other numbers (`help` says so).
+    let seq = view.seq.map { "entry \($0)" } ?? "no state yet"
     let pending = view.shown?.pending.count ?? 0
-    let queue = (pending > 0 ? "\(RenderContext<Int>.pendingMark) \(pending) pending · " : "") + "\(view.waiting) waiting"
+    let toSend = view.waiting == 0 ? "all sent" : "\(view.waiting) to send"
+    // In words where there is room, and shorter where there is not (`help` says it whole).
+    let queue = (pending > 0 ? "\(RenderContext<Int>.pendingMark) \(pending) shown ahead of the daemon · " : "") + toSend
+    let shortQueue = (pending > 0 ? "\(RenderContext<Int>.pendingMark) \(pending) ahead · " : "") + toSend
     let choices = [
       [state + wentBack + note + trying, seq, view.user, queue, "help · q to quit"],
       [state + wentBack + note + trying, seq, view.user, queue],
       [state + wentBack + trying, seq, view.user, queue],
+      [state + wentBack + trying, seq, view.user, shortQueue],
       [state + wentBack + trying, queue],
-      [state + trying, queue],
+      [state + wentBack + trying, shortQueue],
+      [state + trying, shortQueue],
     ].map { " " + $0.joined(separator: " · ") }
     return choices.first { DisplayWidth.of($0) <= width } ?? choices.last!
   }

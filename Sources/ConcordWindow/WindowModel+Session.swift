@@ -36,7 +36,7 @@ extension WindowModel {
         // The app's reducer may already see that the daemon will refuse it: say so now.
         let doubt = view.shown?.refusals[cseq].map { "; it will likely be refused: \($0)" } ?? ""
         outcome = OutcomeLine(
-          "queued while offline: \(typed[cseq]?.line ?? "an action") (\(waiting) waiting)\(doubt)", isError: !doubt.isEmpty,
+          "queued while offline: \(typed[cseq]?.line ?? "an action") (\(waiting) to send)\(doubt)", isError: !doubt.isEmpty,
           at: now, queued: cseq)
       case let .logDiverged(.replaced(_, current)):
         let program = ProgramName.current

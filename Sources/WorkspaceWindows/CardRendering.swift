@@ -22,7 +22,8 @@ enum CardRendering {
     let card = view.card
     var lines: [String] = [""]
     var status = view.column
-    if view.done { status += ", done" }
+    // The last column's cards are done, whatever it is called: said only where its name does not.
+    if view.done, view.column.lowercased() != "done" { status += ", the last column: done" }
     if card.archived { status = "archived (was in \(view.column))" }
     lines.append(" " + palette.bold(palette.cyan("#\(card.id)") + " " + TextFit.cut(card.title, width - 8)))
     lines.append(" " + palette.dim("in ") + (view.done ? palette.green(status) : status))

@@ -17,7 +17,15 @@ import Testing
 
   @Test func theStatusLineSaysTheLinkTheSeqWhoAndWhatWaits() {
     var story = WindowStory(scope: "counter", window: Self.counter, state: 3)
-    #expect(story.screenRows[10] == " connected · seq 1 · ann · 0 waiting · help · q to quit")
+    #expect(story.screenRows[10] == " connected · entry 1 · ann · all sent · help · q to quit")
+
+    // `help` says what each part of the line means.
+    var helped = WindowStory(scope: "counter", window: Self.counter, state: 3, columns: 100, rows: 60)
+    helped.type("help")
+    for words in ["entry N: the last entry of the log this", "windows on other scopes show their own",
+                  "◌ N shown ahead of the daemon", "N to send"] {
+      #expect(helped.screen.contains(words), "help does not explain \(words): \(helped.screen)")
+    }
 
     var fresh = WindowStory(scope: "counter", window: Self.counter, state: nil, link: .offline(retryingAt: nil))
     #expect(fresh.screen.contains("(no state seen yet: waiting for the daemon)"))
@@ -37,13 +45,13 @@ import Testing
     story.view.waiting = 1
     story.tell([.stateChanged, .queued(cseq: 9, waiting: 1)])
     #expect(story.screen.contains("Count: 15 ◌ pending"))
-    #expect(story.screen.contains("queued while offline: add 10 (1 waiting)"))
-    #expect(story.screen.contains("◌ 1 pending · 1 waiting"))
+    #expect(story.screen.contains("queued while offline: add 10 (1 to send)"))
+    #expect(story.screen.contains("◌ 1 shown ahead of the daemon · 1 to send"))
     // A narrow window gives up why the link was lost before what waits.
     story.columns = 70
-    #expect(story.screenRows[10] == " OFFLINE, retrying in 3s · seq 1 · ann · ◌ 1 pending · 1 waiting")
+    #expect(story.screenRows[10] == " OFFLINE, retrying in 3s · entry 1 · ann · ◌ 1 ahead · 1 to send")
     story.columns = 55
-    #expect(story.screenRows[10] == " OFFLINE, retrying in 3s · ◌ 1 pending · 1 waiting")
+    #expect(story.screenRows[10] == " OFFLINE, retrying in 3s · ◌ 1 ahead · 1 to send")
     story.columns = 100
 
     // Back: the queue is resent; the notice that it was queued is old news.
@@ -66,7 +74,7 @@ import Testing
     story.view.shown = Shown(
       state: 0, confirmed: 0, pending: [Self.queued(2, "dec", ["decrement": [:]])], refusals: [2: "the counter is already at zero"])
     story.tell([.queued(cseq: 2, waiting: 1)])
-    #expect(story.screen.contains("queued while offline: dec (1 waiting); it will likely be refused: the counter is already at zero"))
+    #expect(story.screen.contains("queued while offline: dec (1 to send); it will likely be refused: the counter is already at zero"))
   }
 
   @Test func aResendThatRefusesIsCountedAndTheRefusalStaysUntilDismissed() {

@@ -130,7 +130,7 @@ struct SSHTests {
     _ = try SSHLoopback.run("/usr/bin/pkill", ["-f", "sshd: \(server.account)"], allowFailure: true)
     try window.waitForScreen(containing: "OFFLINE", timeout: 20)
     try window.type("add Typed while cut off")
-    try window.waitForScreen(containing: "◌ #2 Typed while cut off", "◌ 1 pending")
+    try window.waitForScreen(containing: "◌ #2 Typed while cut off", "◌ 1 shown ahead of the daemon")
     // sshd still listens: the window finds its way back and the queue is resent.
     try window.waitForScreen(containing: "back, 1 replayed", timeout: 30)
     try window.waitForScreen(without: "◌ #2")

@@ -38,7 +38,7 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: directory.appending(path: "hanging").path), "no second login was tried")
 
     try window.type("inc")
-    try window.waitForScreen(containing: "1 waiting", timeout: 2)
+    try window.waitForScreen(containing: "1 to send", timeout: 2)
     // And the status line says what is going on.
     try window.waitForScreen(containing: "OFFLINE, connecting")
 

@@ -31,17 +31,17 @@ import Glibc
     try tmux.waitForScreen(containing: "Count: 5", "no command \"fly\"")
     // Shown at once, answered a moment later: on a loaded machine `dec` can still wait for its
     // commit here, and would be a second action waiting once the daemon is gone.
-    try tmux.waitForScreen(containing: "Count: 5", "0 waiting")
+    try tmux.waitForScreen(containing: "Count: 5", "all sent")
 
     // The daemon dies: the window says OFFLINE, queues what is typed and shows it applied.
     daemon.kill9()
     try tmux.waitForScreen(containing: "OFFLINE")
     try tmux.type("add 10")
-    try tmux.waitForScreen(containing: "Count: 15", "OFFLINE", "1 waiting")
+    try tmux.waitForScreen(containing: "Count: 15", "OFFLINE", "1 to send")
 
     // The daemon is back: the window reconnects, sends the queue, and shows the daemon's state.
     daemon = try DaemonUnderTest(home: home).start()
-    try tmux.waitForScreen(containing: "Count: 15", "connected", "0 waiting", timeout: 20)
+    try tmux.waitForScreen(containing: "Count: 15", "connected", "all sent", timeout: 20)
     let state = try ConcordCLI.run(["state", "counter"], home: home)
     #expect(state.output.trimmingCharacters(in: .whitespacesAndNewlines) == "15")
 

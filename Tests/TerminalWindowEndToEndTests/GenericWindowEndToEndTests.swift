@@ -26,7 +26,7 @@ import Testing
     try tmux.waitForScreen(containing: "[]", "connected")
 
     try tmux.type(#"{"add":{"text":"buy milk"}}"#)
-    try tmux.waitForScreen(containing: "- done: false", "text: buy milk", "0 waiting")
+    try tmux.waitForScreen(containing: "- done: false", "text: buy milk", "all sent")
     try tmux.type("add eggs")
     try tmux.waitForScreen(containing: "takes actions as JSON (its actions: add, addLater, remove)")
     try tmux.type("help")
@@ -37,12 +37,12 @@ import Testing
     #expect(stopped.status == 0, "\(stopped.error)")
     try tmux.waitForScreen(containing: "OFFLINE")
     try tmux.type(#"{"add":{"text":"eggs"}}"#)
-    try tmux.waitForScreen(containing: "◌   text: eggs", "1 waiting")
+    try tmux.waitForScreen(containing: "◌   text: eggs", "1 to send")
     #expect(!tmux.screen(of: "w").contains("◌   text: buy milk"), "what the daemon has is not marked")
 
     let restarted = try Self.run(["daemon", "start"], home: home)
     #expect(restarted.status == 0, "\(restarted.error)")
-    try tmux.waitForScreen(containing: "connected", "0 waiting", "text: eggs", timeout: 20)
+    try tmux.waitForScreen(containing: "connected", "all sent", "text: eggs", timeout: 20)
     try tmux.waitForScreen(without: "◌")
     let notes = try Self.run(["state", "notes"], home: home).output
     #expect(notes.components(separatedBy: "eggs").count == 2, "applied exactly once: \(notes)")

@@ -26,7 +26,7 @@ import Testing
     // label is taken while offline in another way, below.
     try board.type("label 1 urgent")
     try board.type("move 9 done")
-    try board.waitForScreen(containing: "◌ #3 Offline card", "◌ #1 Write docs", "◌ #2 Fix login", "[urgent]", "◌ 5 pending")
+    try board.waitForScreen(containing: "◌ #3 Offline card", "◌ #1 Write docs", "◌ #2 Fix login", "[urgent]", "◌ 5 shown ahead of the daemon")
     #expect(board.screen(of: "w").contains("likely be refused: there is no card #9"))
     // The move shows where it goes: #1 is in done, the last column, dimmed.
     #expect(Self.column(of: "#1 Write docs", in: board.screen(of: "w")) == 2)
@@ -41,7 +41,7 @@ import Testing
 
     daemon = try DaemonUnderTest(home: home, app: "workspace").start()
     for window in [board, second] {
-      try window.waitForScreen(containing: "#3 Offline card", "connected", "0 waiting", timeout: 20)
+      try window.waitForScreen(containing: "#3 Offline card", "connected", "all sent", timeout: 20)
       try window.waitForScreen(without: "◌ #")
       // Refused when resent: said in every window of the home, with the daemon's reason, the
       // oldest first.

@@ -57,14 +57,14 @@ import Testing
     try typing.waitForScreen(containing: "OFFLINE")
     try typing.type("add eggs 12")
     try typing.type("check 1")
-    try typing.waitForScreen(containing: "◌ [ ] 3. 12 × eggs", "◌ [x] 1. 2 × oat milk", "2 waiting")
+    try typing.waitForScreen(containing: "◌ [ ] 3. 12 × eggs", "◌ [x] 1. 2 × oat milk", "2 to send")
     let sent = try Self.run(shoplist, ["send", "list", "remove 2"], home: home)
     #expect(sent.status == 3, "exit code 3: queued, the daemon is away: \(sent.error)")
 
     // Back: the queue is resent, both windows show the daemon's state, nothing is pending.
     let restarted = try Self.run(shoplist, ["daemon", "start"], home: home)
     #expect(restarted.status == 0, "\(restarted.error)")
-    try typing.waitForScreen(containing: "connected", "0 waiting", "3. 12 × eggs", timeout: 20)
+    try typing.waitForScreen(containing: "connected", "all sent", "3. 12 × eggs", timeout: 20)
     try typing.waitForScreen(without: "◌")
     try following.waitForScreen(containing: "[x] 1. 2 × oat milk", "3. 12 × eggs", timeout: 20)
     try following.waitForScreen(without: "bread")

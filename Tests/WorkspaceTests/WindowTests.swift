@@ -157,6 +157,21 @@ import Testing
     #expect(coloured.joined().contains("\u{1B}["))
   }
 
+  /// A card in the last column is done: said once where the column is called done, and in
+  /// words where it is called something else.
+  @Test func aDoneCardSaysSoOnce() throws {
+    let board = Board.with(people: ["alice"]).applying(.addCard(title: "Ship it", column: "done"))
+    let state = Workspace.State(board: board)
+    let lines = CardRendering.lines(CardView(state.board.present.cards[id: 1]!, in: state), width: 60, palette: .plain)
+    #expect(lines.contains(" in done"), "\(lines)")
+    #expect(!lines.joined().contains("done, done"))
+    let renamed = Board.with(people: ["alice"]).applying(.renameColumn(name: "done", to: "shipped"))
+      .applying(.addCard(title: "Ship it", column: "shipped"))
+    let shippedState = Workspace.State(board: renamed)
+    let shipped = CardRendering.lines(CardView(shippedState.board.present.cards[id: 1]!, in: shippedState), width: 60, palette: .plain)
+    #expect(shipped.contains(" in shipped, the last column: done"), "\(shipped)")
+  }
+
   @Test func aLinkedCardShowsItsTitleInChat() throws {
     var state = Workspace.State(board: Board.with(people: ["bob"]).applying(.addCard(title: "Fix login", column: nil), by: "bob"))
     state.chat.channels[id: "general"]?.messages.append(Message(id: 1, author: "carol", at: monday, text: "@bob see #1 and #9"))
