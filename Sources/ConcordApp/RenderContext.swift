@@ -20,6 +20,9 @@ public struct RenderContext<State: Sendable>: Sendable {
   /// must return as many lines as the whole state takes (the window scrolls by them). Nil for
   /// every line.
   public var shown: Range<Int>?
+  /// How many of the first lines the window shows whatever its scroll: the scope's header
+  /// (``WindowScope/header``), drawn as well as ``shown``.
+  public var pinned: Int
 
   /// What a renderer is told; windows make one for each drawing, tests make their own.
   ///
@@ -28,20 +31,23 @@ public struct RenderContext<State: Sendable>: Sendable {
   ///   - confirmed: the daemon's state, when pending actions make the shown one differ.
   ///   - user: the window's person, when known.
   ///   - shown: the lines the window will show, when known.
-  public init(width: Int, confirmed: State? = nil, user: String? = nil, shown: Range<Int>? = nil) {
+  ///   - pinned: how many first lines it shows as well, whatever the scroll.
+  public init(width: Int, confirmed: State? = nil, user: String? = nil, shown: Range<Int>? = nil, pinned: Int = 0) {
     self.width = width
     self.confirmed = confirmed
     self.user = user
     self.shown = shown
+    self.pinned = pinned
   }
 
   /// The same context for another kind of state.
   public func map<Other>(_ transform: (State) throws -> Other) -> RenderContext<Other> {
-    RenderContext<Other>(width: width, confirmed: confirmed.flatMap { try? transform($0) }, user: user, shown: shown)
+    RenderContext<Other>(
+      width: width, confirmed: confirmed.flatMap { try? transform($0) }, user: user, shown: shown, pinned: pinned)
   }
 
   /// True when line `index` will be shown (or the window did not say which will be).
-  public func shows(line index: Int) -> Bool { shown?.contains(index) ?? true }
+  public func shows(line index: Int) -> Bool { index < pinned || (shown?.contains(index) ?? true) }
 
   /// The ids of the `shown` elements that the daemon's state does not hold as they are (by
   /// `elements`): new, or changed by an action still pending.

@@ -49,6 +49,10 @@ public struct WindowScope: Sendable {
   /// What a line will do that cannot be undone (`delete message 3 for good`), for the window to
   /// ask first; nil for a line that can be.
   public let confirmation: @Sendable (String) -> String?
+  /// How many of the first lines of the state drawn are its header, kept in sight while the
+  /// rest scrolls under it (a board's column names and counts, as a spreadsheet keeps its
+  /// first row); 0 for none.
+  public let header: @Sendable (JSONValue) -> Int
 
   /// A scope described in JSON terms, for a window that knows no Swift types of the app (the
   /// generic window is one); ``scope(_:render:commands:otherwise:showsEnd:outcome:choices:)``
@@ -67,14 +71,17 @@ public struct WindowScope: Sendable {
   ///   - examples: lines a person could type, for a program's `--help`.
   ///   - outcome: what an applied action did, in words.
   ///   - choices: what Tab offers after a command's first word.
+  ///   - header: how many first lines stay in sight while the rest scrolls.
   public init(
     name: String, render: @escaping @Sendable (JSONValue, RenderContext<JSONValue>) -> [String],
     parse: @escaping @Sendable (String) throws -> JSONValue, help: [String], briefHelp: [String]? = nil,
     showsEnd: Bool = false,
     check: (@Sendable (JSONValue) throws -> Void)? = nil, confirmation: @escaping @Sendable (String) -> String? = { _ in nil },
     words: [String] = [], examples: [String] = [], outcome: @escaping @Sendable (JSONValue, JSONValue) -> String? = { _, _ in nil },
-    choices: @escaping @Sendable (JSONValue, [String], String) -> [WordChoice] = { _, _, _ in [] }
+    choices: @escaping @Sendable (JSONValue, [String], String) -> [WordChoice] = { _, _, _ in [] },
+    header: @escaping @Sendable (JSONValue) -> Int = { _ in 0 }
   ) {
+    self.header = header
     self.outcome = outcome
     self.choices = choices
     self.words = words
@@ -102,12 +109,15 @@ public struct WindowScope: Sendable {
   ///   - outcome: what an applied action did, in words, from the state that holds it.
   ///   - choices: what Tab offers after a command's first word, from the state shown, the words
   ///     before and what is typed (``WordChoice``).
+  ///   - header: how many of the first lines drawn for a state are its header, kept in sight
+  ///     while the rest scrolls.
   public static func scope<State: Codable & Sendable, Action: Codable & Sendable>(
     _ name: String,
     render: @escaping @Sendable (State, RenderContext<State>) -> [String], commands: [WindowCommand<Action>] = [],
     otherwise: (@Sendable (String) throws -> Action)? = nil, showsEnd: Bool = false,
     outcome: @escaping @Sendable (Action, State) -> String? = { _, _ in nil },
-    choices: @escaping @Sendable (State, [String], String) -> [WordChoice] = { _, _, _ in [] }
+    choices: @escaping @Sendable (State, [String], String) -> [WordChoice] = { _, _, _ in [] },
+    header: (@Sendable (State) -> Int)? = nil
   ) -> WindowScope {
     // The scope's elements as last decoded: a change to a big state decodes what changed.
     let memo = DecodeMemo()
@@ -128,7 +138,8 @@ public struct WindowScope: Sendable {
         guard let action = try? action.decode(Action.self), let state = try? state.decode(State.self) else { return nil }
         return outcome(action, state)
       },
-      choices: { state, before, typed in (try? state.decode(State.self)).map { choices($0, before, typed) } ?? [] })
+      choices: { state, before, typed in (try? state.decode(State.self)).map { choices($0, before, typed) } ?? [] },
+      header: { json in header.flatMap { header in (try? json.decode(State.self, memo: memo)).map(header) } ?? 0 })
   }
 
   /// A scope the window knows nothing of but its name: its state as an outline

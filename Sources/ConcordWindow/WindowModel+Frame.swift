@@ -15,16 +15,20 @@ extension WindowModel {
     let bodyRows = max(1, rows - 4 - (refused.isEmpty ? 0 : 1))
     let helpShown = mode.helpScroll != nil
     var position = mode.helpScroll ?? scroll
+    // The scope's header stays in sight and the rest scrolls under it; a header taking more
+    // than half the body would leave too little to scroll, and scrolls with it instead.
+    let header = helpShown ? 0 : view.shown.map { window.header($0.state) }.map { $0 * 2 <= bodyRows ? $0 : 0 } ?? 0
+    let scrolled = max(1, bodyRows - header)
     let body: [String]
     if let rendered, rendered.width == width, rendered.rows == bodyRows, rendered.help == helpShown {
       body = rendered.lines
     } else {
-      body = renderBody(width: width, rows: bodyRows, at: position)
+      body = renderBody(width: width, rows: scrolled, header: header, at: position)
       rendered = RenderedBody(width: width, rows: bodyRows, help: helpShown, lines: body)
     }
-    position.fit(lines: body.count, rows: bodyRows)
+    position.fit(lines: max(0, body.count - header), rows: scrolled)
     if helpShown { mode = .help(position) } else { scroll = position }
-    let lines = position.visible.map { StyledLine(body[$0]) }
+    let lines = (body.prefix(header) + position.visible.map { body[header + $0] }).map { StyledLine($0) }
     // Not past the widest line shown: a scroll that went too far comes back.
     let widest = lines.map(\.cells).max() ?? 0
     sideways = min(sideways, max(0, widest - width))
@@ -52,21 +56,23 @@ extension WindowModel {
     return frame
   }
 
-  /// The body's lines. Only the lines shown are drawn by the renderer: where the scroll is, and
-  /// again where it lands when the body's new length moved it (a conversation following its end).
-  private func renderBody(width: Int, rows: Int, at position: ScrollPosition) -> [String] {
-    var shown = position.top..<(position.top + rows)
-    var body = bodyLines(width: width, rows: rows, shown: shown)
+  /// The body's lines. Only the lines shown are drawn by the renderer: the header, the lines
+  /// where the scroll is (`position` counts the lines under the header), and again where it
+  /// lands when the body's new length moved it (a conversation following its end).
+  private func renderBody(width: Int, rows: Int, header: Int, at position: ScrollPosition) -> [String] {
+    var shown = (header + position.top)..<(header + position.top + rows)
+    var body = bodyLines(width: width, rows: rows, shown: shown, header: header)
     var landed = position
-    landed.fit(lines: body.count, rows: rows)
-    if !shown.contains(landed.visible) {
-      shown = landed.visible
-      body = bodyLines(width: width, rows: rows, shown: shown)
+    landed.fit(lines: max(0, body.count - header), rows: rows)
+    let lands = (header + landed.visible.lowerBound)..<(header + landed.visible.upperBound)
+    if !shown.contains(lands) {
+      shown = lands
+      body = bodyLines(width: width, rows: rows, shown: shown, header: header)
     }
     return body
   }
 
-  private func bodyLines(width: Int, rows: Int, shown: Range<Int>) -> [String] {
+  private func bodyLines(width: Int, rows: Int, shown: Range<Int>, header: Int) -> [String] {
     if mode.helpScroll != nil {
       // The whole list when it fits; else the words alone (`words` has the examples).
       let fits = window.help.count + 5 <= rows
@@ -74,7 +80,7 @@ extension WindowModel {
       return ["", " The words of \(scope) (Esc or Enter goes back; PgUp/PgDn scroll):", ""]
         + (words + windowHelp).map { "   " + $0 }
     }
-    return window.lines(of: view.shown, user: view.user, width: width, rows: shown)
+    return window.lines(of: view.shown, user: view.user, width: width, rows: shown, pinned: header)
       ?? ["", "  (no state seen yet: waiting for the daemon)"]
   }
 

@@ -8,12 +8,14 @@ extension WindowScope {
   /// wide: the daemon's state with the actions still pending on top, marked as pending by the
   /// app's renderer. Nil before any state was seen.
   ///
-  /// - Parameter rows: the lines the window will show, when it knows; the renderer may leave the
-  ///   others empty.
-  public func lines(of shown: Shown?, user: String, width: Int, rows: Range<Int>? = nil) -> [String]? {
+  /// - Parameters:
+  ///   - rows: the lines the window will show, when it knows; the renderer may leave the others
+  ///     empty.
+  ///   - pinned: how many first lines it shows as well (the header), whatever the scroll.
+  public func lines(of shown: Shown?, user: String, width: Int, rows: Range<Int>? = nil, pinned: Int = 0) -> [String]? {
     guard let shown else { return nil }
     let context = RenderContext<JSONValue>(
-      width: width, confirmed: shown.pending.isEmpty ? nil : shown.confirmed, user: user, shown: rows)
+      width: width, confirmed: shown.pending.isEmpty ? nil : shown.confirmed, user: user, shown: rows, pinned: pinned)
     return render(shown.state, context)
   }
 }

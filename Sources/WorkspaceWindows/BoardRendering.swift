@@ -52,6 +52,14 @@ enum BoardRendering {
     return lines
   }
 
+  /// How many first lines of ``lines(_:_:palette:now:)`` a window keeps in sight while the
+  /// cards scroll: the reminders raised, and the columns' names with their counts and the rule
+  /// under them.
+  static func header(_ board: BoardView) -> Int {
+    guard !board.columns.isEmpty else { return 0 }
+    return board.reminders.count + (board.reminders.isEmpty ? 0 : 1) + 2
+  }
+
   /// A line of a column: its plain text, the cells it takes, and the same text styled.
   struct Cell: Sendable {
     let text: String

@@ -18,7 +18,7 @@ extension Workspace {
       scopes: [
         .scope(
           "board", render: { (view: BoardView, context) in BoardRendering.lines(view, context, palette: palette) },
-          commands: BoardCommands.all, outcome: Outcomes.board, choices: Choices.board),
+          commands: BoardCommands.all, outcome: Outcomes.board, choices: Choices.board, header: BoardRendering.header),
         .scope(
           "column",
           render: { (view: ColumnView, context) in

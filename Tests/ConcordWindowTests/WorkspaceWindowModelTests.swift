@@ -26,6 +26,35 @@ import WorkspaceWindows
 
   static func window(_ name: String) -> WindowScope { Workspace.client.scope(named: name)! }
 
+  /// Scrolled down a long board, the columns' names and counts stay on the first rows, as a
+  /// spreadsheet keeps its first row: every row of cards is under its column's name.
+  @Test func aScrolledBoardKeepsItsColumnHeadersInSight() throws {
+    let board = try Self.scope(
+      "board",
+      after: (1...60).map { Self.board(.addCard(title: "Card \($0)", column: $0 % 3 == 0 ? "done" : "todo")) })
+    var story = WindowStory(scope: "board", window: Self.window("board"), state: board, columns: 60, rows: 24)
+    story.press(.pageDown)
+    story.press(.pageDown)
+    let rows = story.screenRows
+    #expect(rows[1].contains("todo (40)") && rows[1].contains("doing (0/3)") && rows[1].contains("done (20)"), "\(rows)")
+    #expect(rows[2].contains("────"), "\(rows)")
+    #expect(!story.screen.contains("#1 Card 1 "), "scrolled past the first cards")
+    #expect(rows[3].contains("#"), "cards follow the header: \(rows)")
+    // The longest column's last card comes into view under the header; the top is as it was.
+    story.press(.end)
+    #expect(story.screen.contains("#59 Card 59") && story.screenRows[1].contains("todo (40)"), "\(story.screenRows)")
+    story.press(.home)
+    #expect(story.screenRows[1].contains("todo (40)") && story.screen.contains("#1 Card 1 "))
+    // Each card is seen on some page exactly as PgDn walks the board: none is hidden under the header.
+    var seen = Set<String>()
+    story.press(.home)
+    for _ in 0..<30 {
+      for id in 1...60 where story.screen.contains("#\(id) Card \(id) ") || story.screen.contains("#\(id) Card \(id)\n") { seen.insert("\(id)") }
+      story.press(.pageDown)
+    }
+    #expect(seen.count == 60, "never shown: \(Set((1...60).map(String.init)).subtracting(seen).sorted())")
+  }
+
   @Test func aBoardLongerThanTheWindowScrollsByPageByWheelAndToItsEnds() throws {
     let board = try Self.scope("board", after: (1...60).map { Self.board(.addCard(title: "Task \($0)", column: "todo")) })
     var story = WindowStory(scope: "board", window: Self.window("board"), state: board, columns: 100, rows: 30)

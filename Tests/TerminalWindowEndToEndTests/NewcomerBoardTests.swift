@@ -34,4 +34,26 @@ import Testing
     #expect(feed.output.contains("undid: moved #1 Fix login from todo to done"), "\(feed.output)")
     #expect(feed.output.contains("redid: moved #1 Fix login from todo to done"), "\(feed.output)")
   }
+
+  /// In a demo-sized pane (60 columns), a board of 60 cards paged down keeps its columns' names
+  /// and counts on top.
+  @Test func aScrolledBoardKeepsItsColumnNames() throws {
+    let (daemon, tmux) = try Self.board(columns: 60, rows: 24)
+    defer {
+      tmux.kill()
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    for index in 1...60 {
+      let sent = try ConcordCLI.run(["send", "board", #"{"addCard":{"title":"Card \#(index)"}}"#], home: daemon.home, app: "workspace")
+      try #require(sent.status == 0, "\(sent.error)")
+    }
+    try tmux.waitForScreen(containing: "todo (60)")
+    try tmux.press("NPage")
+    try tmux.press("NPage")
+    try tmux.waitForScreen(containing: "↑↓ PgUp/PgDn")
+    let rows = tmux.screen(of: "w").split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(rows.count > 3 && rows[1].contains("todo (60)") && rows[1].contains("doing (0/3)") && rows[2].contains("───"), "\(rows)")
+    #expect(!rows.contains { $0.contains("#1 Card 1 ") }, "\(rows)")
+  }
 }
