@@ -12,7 +12,20 @@ extension WindowModel {
     var frame = WindowFrame(columns: width, rows: rows)
     frame.draw(StyledLine("\u{1B}[7m" + TextFit.pad(" \(scope)", width) + "\u{1B}[0m"), row: 0)
     let refused = view.refusedOnResend
-    let bodyRows = max(1, rows - 4 - (refused.isEmpty ? 0 : 1))
+    // A refusal, a question and an outcome are read whole: wrapped to the width, on as many
+    // rows as they need (three at most, fewer in a short window), taken from the body.
+    let most = rows >= 16 ? 3 : 1
+    let notice = refused.first.map { oldest in
+      Self.wrapped((refused.count > 1 ? "(1 of \(refused.count)) " : "") + oldest.notice, width: width, rows: most)
+    } ?? []
+    var said: (lines: [String], color: String) = ([], "")
+    if case let .confirming(_, question) = mode {
+      said = (Self.wrapped("\(question)? y and Enter does it; anything else keeps it", width: width, rows: most), "\u{1B}[33m")
+    } else if let outcome, !outcome.hasFaded(at: now) {
+      said = (Self.wrapped(outcome.text, width: width, rows: most), outcome.isError ? "\u{1B}[31m" : "\u{1B}[32m")
+    }
+    let saidRows = max(1, said.lines.count)
+    let bodyRows = max(1, rows - 3 - saidRows - notice.count)
     let helpShown = mode.helpScroll != nil
     var position = mode.helpScroll ?? scroll
     // The scope's header stays in sight and the rest scrolls under it; a header taking more
@@ -40,20 +53,60 @@ extension WindowModel {
       let text = " " + more + " "
       frame.draw(StyledLine("\u{1B}[7;1m" + text + "\u{1B}[0m"), row: 0, column: max(0, width - DisplayWidth.of(text)))
     }
-    if let oldest = refused.first {
-      let count = refused.count > 1 ? "(1 of \(refused.count)) " : ""
-      frame.draw(StyledLine("\u{1B}[31m" + TextFit.cut(" " + count + oldest.notice, width) + "\u{1B}[0m"), row: rows - 4)
+    for (index, line) in notice.enumerated() {
+      frame.draw(StyledLine("\u{1B}[31m" + line + "\u{1B}[0m"), row: rows - 2 - saidRows - notice.count + index)
     }
-    if case let .confirming(_, question) = mode {
-      let text = TextFit.cut(" \(question)? y and Enter does it; anything else keeps it", width)
-      frame.draw(StyledLine("\u{1B}[33m" + text + "\u{1B}[0m"), row: rows - 3)
-    } else if let outcome, !outcome.hasFaded(at: now) {
-      let text = TextFit.cut(" " + outcome.text, width)
-      frame.draw(StyledLine((outcome.isError ? "\u{1B}[31m" : "\u{1B}[32m") + text + "\u{1B}[0m"), row: rows - 3)
+    for (index, line) in said.lines.enumerated() {
+      frame.draw(StyledLine(said.color + line + "\u{1B}[0m"), row: rows - 2 - saidRows + index)
     }
     frame.draw(StyledLine("\u{1B}[7m" + TextFit.pad(statusLine(width: width, at: now), width) + "\u{1B}[0m"), row: rows - 2)
     drawCommandLine(into: &frame, row: rows - 1, width: width)
     return frame
+  }
+
+  /// `text` on rows of `width` columns, each starting with a space, broken between words; at
+  /// most `rows` of them, the last cut with `…` when there is more.
+  static func wrapped(_ text: String, width: Int, rows: Int) -> [String] {
+    // As it is where it fits: a list of choices keeps its spacing.
+    if DisplayWidth.of(text) <= width - 1, !text.contains("\n") { return [" " + text] }
+    let lines = TextFit.wrap(text, max(1, width - 1)).map { " " + $0 }
+    guard lines.count > rows else { return lines }
+    return Array(lines.prefix(rows - 1)) + [TextFit.cut(lines[rows - 1] + " " + lines[rows...].joined(separator: " "), width)]
+  }
+
+  /// A line of help on rows of `width` columns, broken at spaces: what does not fit goes on
+  /// under the line's description (after its first gap of two spaces, as `help` aligns them),
+  /// or past its indent, so that it reads as the same entry; the spacing that aligns the
+  /// entries is kept.
+  static func wrappedHelp(_ line: String, width: Int) -> [String] {
+    guard DisplayWidth.of(line) > width, width > 8 else { return [line] }
+    let characters = Array(line)
+    let indent = characters.prefix { $0 == " " }.count
+    var hanging = indent + 4
+    if let gap = (indent..<max(indent, characters.count - 1)).first(where: { characters[$0] == " " && characters[$0 + 1] == " " }) {
+      let column = gap + characters[gap...].prefix { $0 == " " }.count
+      if column < width / 2 { hanging = column }
+    }
+    var rows: [String] = []
+    var rest = characters[...]
+    var lead = ""
+    while !rest.isEmpty {
+      let room = width - lead.count
+      let fitted = TextFit.prefix(of: String(rest), fitting: room).text.count
+      if fitted >= rest.count {
+        rows.append(lead + String(rest))
+        break
+      }
+      // The last space that fits, past the line's own indent; else cut where it stops fitting.
+      let floor = rows.isEmpty ? indent : 0
+      let space = (floor..<fitted).last { rest[rest.startIndex + $0] == " " }
+      let taken = space.flatMap { $0 > floor ? $0 : nil } ?? max(1, fitted)
+      let row = rest[rest.startIndex..<(rest.startIndex + taken)]
+      rows.append(lead + String(row.reversed().drop { $0 == " " }.reversed()))
+      rest = rest[(rest.startIndex + taken)...].drop { $0 == " " }
+      lead = String(repeating: " ", count: hanging)
+    }
+    return rows
   }
 
   /// The body's lines. Only the lines shown are drawn by the renderer: the header, the lines
@@ -74,11 +127,12 @@ extension WindowModel {
 
   private func bodyLines(width: Int, rows: Int, shown: Range<Int>, header: Int) -> [String] {
     if mode.helpScroll != nil {
-      // The whole list when it fits; else the words alone (`words` has the examples).
-      let fits = window.help.count + 5 <= rows
-      let words = fits ? window.help : window.briefHelp + ["(\(ProgramName.current) words \(scope) shows an example of each)"]
-      return ["", " The words of \(scope) (Esc or Enter goes back; PgUp/PgDn scroll):", ""]
-        + (words + windowHelp).map { "   " + $0 }
+      // Wrapped to the width, never cut; the whole list when it fits, else the words alone
+      // (`words` has the examples).
+      func lines(_ words: [String]) -> [String] { (words + windowHelp).flatMap { Self.wrappedHelp("   " + $0, width: width) } }
+      let whole = lines(window.help)
+      let shown = whole.count + 3 <= rows ? whole : lines(window.briefHelp + ["(\(ProgramName.current) words \(scope) shows an example of each)"])
+      return [""] + Self.wrappedHelp(" The words of \(scope) (Esc or Enter goes back; PgUp/PgDn scroll):", width: width) + [""] + shown
     }
     return window.lines(of: view.shown, user: view.user, width: width, rows: shown, pinned: header)
       ?? ["", "  (no state seen yet: waiting for the daemon)"]

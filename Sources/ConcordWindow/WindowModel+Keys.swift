@@ -12,11 +12,10 @@ extension WindowModel {
       + ["/dismiss — put away the action refused on replay that is shown", "help", "q, quit or Ctrl-C: leave"]
       + [
         "",
-        "The bottom line: connected or OFFLINE · entry N: the last entry of the log this",
-        "window's scope has seen (windows on other scopes show their own) · who you are · what",
-        "waits: \(RenderContext<Int>.pendingMark) N shown ahead of the daemon, or N ahead (typed here, shown at once,",
-        "not yet in the log), and N to send (in this home's outbox: sent when the daemon answers,",
-        "exactly once).",
+        "The bottom line: connected or OFFLINE · entry N, the last entry of the log this window's scope has seen"
+          + " (windows on other scopes show their own) · who you are · what waits: \(RenderContext<Int>.pendingMark) N shown"
+          + " ahead of the daemon, or N ahead (typed here, shown at once, not yet in the log), and N to send (in this"
+          + " home's outbox: sent when the daemon answers, exactly once).",
       ]
   }
 

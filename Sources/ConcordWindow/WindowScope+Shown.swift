@@ -21,8 +21,9 @@ extension WindowScope {
 }
 
 extension RefusedAction {
-  /// One line for a person: what was refused, where, and why; and how to put it away.
+  /// One line for a person: where and what was refused first (a narrow window may wrap the
+  /// rest), then why, and how to put it away.
   public var notice: String {
-    "✗ refused on replay: \(reason) — `\(text)` (\(scope)) · /dismiss"
+    "✗ \(scope): `\(text)` was refused on replay: \(reason) · /dismiss"
   }
 }

@@ -22,9 +22,11 @@ import Testing
     // `help` says what each part of the line means.
     var helped = WindowStory(scope: "counter", window: Self.counter, state: 3, columns: 100, rows: 60)
     helped.type("help")
-    for words in ["entry N: the last entry of the log this", "windows on other scopes show their own",
+    for words in ["entry N, the last entry of the log", "windows on other scopes show their own",
                   "◌ N shown ahead of the daemon", "N to send"] {
-      #expect(helped.screen.contains(words), "help does not explain \(words): \(helped.screen)")
+      // Wrapped to the width: read as one text.
+      let read = helped.screen.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      #expect(read.contains(words), "help does not explain \(words): \(helped.screen)")
     }
 
     var fresh = WindowStory(scope: "counter", window: Self.counter, state: nil, link: .offline(retryingAt: nil))
@@ -90,7 +92,7 @@ import Testing
       .resent(Self.queued(5, "inc", ["increment": [:]]), .applied, entry: 9),
     ])
     #expect(story.screen.contains("back, 2 replayed (1 refused)"))
-    #expect(story.screen.contains("(1 of 2) ✗ refused on replay: the counter is already at zero — `dec` (counter) · /dismiss"))
+    #expect(story.screen.contains("(1 of 2) ✗ counter: `dec` was refused on replay: the counter is already at zero · /dismiss"))
     story.type("/dismiss")
     #expect(story.lastCommand == .dismissRefused(upTo: 3))
     #expect(story.screen.contains("dismissed; 1 more"))

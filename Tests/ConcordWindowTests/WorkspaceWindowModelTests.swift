@@ -55,6 +55,27 @@ import WorkspaceWindows
     #expect(seen.count == 60, "never shown: \(Set((1...60).map(String.init)).subtracting(seen).sorted())")
   }
 
+  /// In a narrow pane (the demo's card pane is 60 columns) nothing a person must read is cut:
+  /// a mistake wraps onto the rows it needs, and every line of help fits the width.
+  @Test func aNarrowPaneWrapsWhatMustBeReadWhole() throws {
+    let card = try Self.scope("card:1", after: [Self.board(.addCard(title: "Fix login", column: nil))])
+    var story = WindowStory(scope: "card:1", window: Self.window("card"), state: card, columns: 44, rows: 24)
+    story.type("due blorp")
+    let rows = story.screenRows
+    let said = rows.filter { !$0.hasPrefix(" connected") && !$0.hasPrefix(">") }.suffix(4).joined(separator: " ")
+      .split(separator: " ").joined(separator: " ")
+    for words in ["\"blorp\" is not a date I can read", "dec 3, in 2h, 2026-12-01 09:30, or none", "(usage: due WHEN)"] {
+      #expect(said.contains(words), "\(words) is cut: \(rows)")
+    }
+    #expect(rows.allSatisfy { DisplayWidth.of($0) <= 44 })
+
+    var board = WindowStory(scope: "board", window: Self.window("board"), state: try Self.scope("board", after: []), columns: 60, rows: 80)
+    board.type("help")
+    #expect(!board.screenRows[0].contains("more right"), "\(board.screen)")
+    #expect(board.screen.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("assign a card to someone who joined"))
+    #expect(board.screenRows.allSatisfy { DisplayWidth.of($0) <= 60 })
+  }
+
   @Test func aBoardLongerThanTheWindowScrollsByPageByWheelAndToItsEnds() throws {
     let board = try Self.scope("board", after: (1...60).map { Self.board(.addCard(title: "Task \($0)", column: "todo")) })
     var story = WindowStory(scope: "board", window: Self.window("board"), state: board, columns: 100, rows: 30)

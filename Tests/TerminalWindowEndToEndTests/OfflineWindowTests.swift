@@ -45,7 +45,7 @@ import Testing
       try window.waitForScreen(without: "◌ #")
       // Refused when resent: said in every window of the home, with the daemon's reason, the
       // oldest first.
-      try window.waitForScreen(containing: "(1 of 2) ✗ refused on replay: there is no card #9 — `move 9 done` (board)")
+      try window.waitForScreen(containing: "(1 of 2) ✗ board: `move 9 done` was refused on replay: there is no card #9")
       // The notice that it was queued is old news once the daemon is back.
       try window.waitForScreen(without: "queued while offline")
     }
@@ -54,7 +54,7 @@ import Testing
     // Dismissed in one window, it goes from both, and the next shows.
     try second.type("/dismiss")
     for window in [board, second] {
-      try window.waitForScreen(containing: "✗ refused on replay: #1 already has the label urgent — `label 1 urgent` (board)")
+      try window.waitForScreen(containing: "✗ board: `label 1 urgent` was refused on replay: #1 already has the label urgent")
       #expect(!window.screen(of: "w").contains("1 of"))
     }
     try board.type("/dismiss")
