@@ -55,7 +55,7 @@ public struct WindowScope: Sendable {
   public let header: @Sendable (JSONValue) -> Int
 
   /// A scope described in JSON terms, for a window that knows no Swift types of the app (the
-  /// generic window is one); ``scope(_:render:commands:otherwise:showsEnd:outcome:choices:)``
+  /// generic window is one); ``scope(_:render:commands:otherwise:otherwiseHelp:showsEnd:outcome:choices:header:)``
   /// makes one from typed state and actions.
   ///
   /// - Parameters:
@@ -105,6 +105,9 @@ public struct WindowScope: Sendable {
   ///   - commands: the scope's words, each a command that makes an action.
   ///   - otherwise: what a line that starts with none of the commands' words means, such as a
   ///     chat message or a note; when nil, such a line is a mistake.
+  ///   - otherwiseHelp: what such a line does, as `help` says it after the commands ("is said
+  ///     in the channel"); where the commands begin with `/`, help adds that `//` starts a line
+  ///     with a slash.
   ///   - showsEnd: true when the last lines matter most (a conversation).
   ///   - outcome: what an applied action did, in words, from the state that holds it.
   ///   - choices: what Tab offers after a command's first word, from the state shown, the words
@@ -114,7 +117,7 @@ public struct WindowScope: Sendable {
   public static func scope<State: Codable & Sendable, Action: Codable & Sendable>(
     _ name: String,
     render: @escaping @Sendable (State, RenderContext<State>) -> [String], commands: [WindowCommand<Action>] = [],
-    otherwise: (@Sendable (String) throws -> Action)? = nil, showsEnd: Bool = false,
+    otherwise: (@Sendable (String) throws -> Action)? = nil, otherwiseHelp: String? = nil, showsEnd: Bool = false,
     outcome: @escaping @Sendable (Action, State) -> String? = { _, _ in nil },
     choices: @escaping @Sendable (State, [String], String) -> [WordChoice] = { _, _, _ in [] },
     header: (@Sendable (State) -> Int)? = nil
@@ -129,9 +132,18 @@ public struct WindowScope: Sendable {
       let action: Action = try WindowCommand.parse(text, with: commands, otherwise: otherwise)
       return try JSONValue(encoding: action)
     }
+    // What a line that is no command does, said after the commands.
+    var other: [String] = []
+    if otherwise != nil, let otherwiseHelp {
+      other = ["", "Any other line \(otherwiseHelp)."]
+      if commands.contains(where: { $0.word.hasPrefix("/") }) {
+        other.append("A line that starts with / is a command; start it with // to say it (//shrug says /shrug).")
+      }
+    }
     return WindowScope(
-      name: name, render: renderJSON, parse: parse, help: CommandHelp.lines(for: commands),
-      briefHelp: CommandHelp.lines(for: commands, examples: false), showsEnd: showsEnd, check: { _ = try $0.decode(Action.self) },
+      name: name, render: renderJSON, parse: parse, help: CommandHelp.lines(for: commands) + other,
+      briefHelp: CommandHelp.lines(for: commands, examples: false) + other, showsEnd: showsEnd,
+      check: { _ = try $0.decode(Action.self) },
       confirmation: { WindowCommand.confirmation(for: $0, with: commands) }, words: commands.map(\.word),
       examples: commands.compactMap(\.example),
       outcome: { action, state in

@@ -29,8 +29,16 @@ public enum Completion {
     for match in matches.dropFirst() {
       while !match.word.lowercased().hasPrefix(shared.lowercased()) { shared.removeLast() }
     }
+    // A number shared by several (`#1` of #1, #12, #13) would read as a choice made: the list
+    // is offered instead, and the person types the number they mean.
+    if matches.contains(where: { $0.word.lowercased() == shared.lowercased() }), Self.isNumber(shared) { shared = String(typed) }
     let extended = shared.count > typed.count ? line[..<start] + shared : line
     return (extended, matches.map { choice in choice.note.map { "\(choice.word) \($0)" } ?? choice.word })
+  }
+
+  /// True for a number as a card's is written: `7` or `#7`.
+  static func isNumber(_ word: String) -> Bool {
+    Int(word.hasPrefix("#") ? String(word.dropFirst()) : word) != nil
   }
 
   /// Numbers (`7`, `#12`) by their value, the rest alphabetically.

@@ -65,11 +65,25 @@ extension WindowModel {
   }
 
   /// `text` on rows of `width` columns, each starting with a space, broken between words; at
-  /// most `rows` of them, the last cut with `…` when there is more.
+  /// most `rows` of them, the last cut with `…` when there is more. Items set apart by two
+  /// spaces (Tab's list: `#1 Fix login  #2 Ship it`) are kept whole where they fit, and apart.
   static func wrapped(_ text: String, width: Int, rows: Int) -> [String] {
-    // As it is where it fits: a list of choices keeps its spacing.
-    if DisplayWidth.of(text) <= width - 1, !text.contains("\n") { return [" " + text] }
-    let lines = TextFit.wrap(text, max(1, width - 1)).map { " " + $0 }
+    let room = max(1, width - 1)
+    var lines: [String] = []
+    var line = ""
+    for item in text.components(separatedBy: "  ") {
+      let joined = line.isEmpty ? item : line + "  " + item
+      if DisplayWidth.of(joined) <= room {
+        line = joined
+        continue
+      }
+      if !line.isEmpty { lines.append(line) }
+      let pieces = TextFit.wrap(item, room)
+      lines += pieces.dropLast()
+      line = pieces.last ?? ""
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
+    lines = lines.map { " " + $0 }
     guard lines.count > rows else { return lines }
     return Array(lines.prefix(rows - 1)) + [TextFit.cut(lines[rows - 1] + " " + lines[rows...].joined(separator: " "), width)]
   }

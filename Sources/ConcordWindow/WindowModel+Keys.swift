@@ -56,6 +56,8 @@ extension WindowModel {
       complete(at: now)
     default:
       if case let .submitted(line) = editor.handle(key) { return enter(line, at: now) }
+      // What Tab offered was for the line: a cleared line has nothing to choose for.
+      if editor.isEmpty, outcome?.listsChoices == true { outcome = nil }
     }
     return []
   }
@@ -88,6 +90,11 @@ extension WindowModel {
     }
     let (completed, choices) = Completion.complete(line, among: candidates)
     editor.replace(with: completed + String(editor.characters[editor.cursor...]), cursor: completed.count)
-    if !choices.isEmpty { outcome = OutcomeLine(choices.joined(separator: "  "), isError: false, at: now) }
+    if !choices.isEmpty {
+      outcome = OutcomeLine(choices.joined(separator: "  "), isError: false, at: now, listsChoices: true)
+    } else if let chosen = candidates.first(where: { $0.note != nil && completed.hasSuffix($0.word + " ") }), let note = chosen.note {
+      // The one candidate, taken: say which it is (a card's title), as the list would have.
+      outcome = OutcomeLine("\(chosen.word) \(note)", isError: false, at: now, listsChoices: true)
+    }
   }
 }

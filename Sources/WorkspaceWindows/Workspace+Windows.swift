@@ -34,7 +34,8 @@ extension Workspace {
           commands: CardCommands.all, outcome: Outcomes.card, choices: Choices.card),
         .scope(
           "chat", render: { (view: ChannelView, context) in ChatRendering.lines(view, context, palette: palette) },
-          commands: ChannelCommands.all, otherwise: ChannelCommands.say, showsEnd: true, outcome: Outcomes.channel,
+          commands: ChannelCommands.all, otherwise: ChannelCommands.say, otherwiseHelp: "is said in the channel, as it is typed",
+          showsEnd: true, outcome: Outcomes.channel,
           choices: Choices.channel),
         .scope(
           "presence",

@@ -76,6 +76,34 @@ import WorkspaceWindows
     #expect(board.screenRows.allSatisfy { DisplayWidth.of($0) <= 60 })
   }
 
+  /// Tab's list belongs to the line: clearing the line puts it away. `#` and Tab among twelve
+  /// cards lists them rather than taking #1 (a number shared by several reads as a choice
+  /// made); the one card left is taken, and which it is is said.
+  @Test func tabOffersCardsWithoutChoosingForThePerson() throws {
+    let board = try Self.scope("board", after: (1...12).map { Self.board(.addCard(title: "Task \($0)", column: nil)) })
+    var story = WindowStory(scope: "board", window: Self.window("board"), state: board, columns: 100, rows: 30)
+    story.write("move #")
+    story.press(.tab)
+    #expect(story.model.editor.text == "move #", "Tab chose for the person: \(story.model.editor.text)")
+    #expect(story.screen.contains("#1 Task 1  #2 Task 2"), "\(story.screen)")
+    story.press(.control("u"))
+    #expect(!story.screen.contains("#1 Task 1  #2 Task 2"), "the list stays after the line is cleared")
+    story.write("move #12")
+    story.press(.tab)
+    #expect(story.model.editor.text == "move #12 ")
+    #expect(story.screen.contains("#12 Task 12"), "which card was taken is said")
+  }
+
+  /// The chat's help says that a plain line is said, and how to say one that starts with `/`.
+  @Test func theChatsHelpSaysWhatAPlainLineDoes() throws {
+    let channel = try Self.scope("chat:general", after: [])
+    var story = WindowStory(scope: "chat:general", window: Self.window("chat"), state: channel, columns: 100, rows: 60)
+    story.type("help")
+    let read = story.screen.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(read.contains("Any other line is said in the channel, as it is typed."), "\(story.screen)")
+    #expect(read.contains("start it with // to say it (//shrug says /shrug)"), "\(story.screen)")
+  }
+
   @Test func aBoardLongerThanTheWindowScrollsByPageByWheelAndToItsEnds() throws {
     let board = try Self.scope("board", after: (1...60).map { Self.board(.addCard(title: "Task \($0)", column: "todo")) })
     var story = WindowStory(scope: "board", window: Self.window("board"), state: board, columns: 100, rows: 30)
