@@ -48,9 +48,22 @@ extension Reducer where State == Workspace.State, Action == Workspace.Action, En
       guard effect.refusal == nil, let item = Activity.describe(action, before: before, after: state) else { return effect }
       state.activity.append(item)
       // The board keeps the words of its last change in the history's present, so that undo
-      // and redo can say which change they took back or put back.
-      if case let .board(authored) = action, authored.action.isUndoable {
-        state.board.amendPresent { $0.lastChange = item.text }
+      // and redo can say which change they took back or put back; and, once undone, the words
+      // of the change redo would put back (a window's view holds no history to find them in).
+      if case let .board(authored) = action {
+        switch authored.action {
+        case .undo:
+          let undone = state.board.future.first?.lastChange
+          state.board.amendPresent { $0.lastUndone = undone }
+        case .redo:
+          state.board.amendPresent { $0.lastUndone = nil }
+        case let change where change.isUndoable:
+          state.board.amendPresent {
+            $0.lastChange = item.text
+            $0.lastUndone = nil
+          }
+        default: break
+        }
       }
       return effect
     }

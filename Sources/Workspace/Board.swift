@@ -20,6 +20,9 @@ public struct Board: Codable, Equatable, Sendable {
   /// from todo to done`): what undo names when it takes the change back, and redo when it puts
   /// it back. Set by the feed (``Activity``), the one place that words changes.
   public var lastChange: String?
+  /// What undo took back to reach this board, in the same words: what redo would put back.
+  /// Nil once the board changes again.
+  public var lastUndone: String?
 
   public init(columns: [(name: String, limit: Int?)] = [("todo", nil), ("doing", 3), ("done", nil)]) {
     self.columns = IdentifiedArray(
@@ -30,6 +33,7 @@ public struct Board: Codable, Equatable, Sendable {
     self.nextColumnID = columns.count + 1
     self.lastEditor = nil
     self.lastChange = nil
+    self.lastUndone = nil
   }
 
   /// The column called `name`, ignoring case.

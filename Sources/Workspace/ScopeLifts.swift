@@ -27,6 +27,7 @@ extension BoardView {
     board.nextColumnID = (columns.map(\.id).max() ?? 0) + 1
     board.lastEditor = lastEditor
     board.lastChange = lastChange
+    board.lastUndone = undoneChange
     state.board = History(board, maxDepth: Board.undoDepth)
     state.reminders.raised = reminders
   }

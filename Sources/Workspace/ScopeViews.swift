@@ -29,7 +29,7 @@ public struct BoardView: Codable, Equatable, Sendable {
     archived = board.cards.filter(\.archived).count
     lastEditor = board.lastEditor
     lastChange = board.lastChange
-    undoneChange = state.board.future.first?.lastChange
+    undoneChange = board.lastUndone
   }
 }
 

@@ -70,7 +70,7 @@ import Workspace
     }
   }
 
-  /// `state` without what version 4 added: the boards' `lastChange`, and undo's and redo's
+  /// `state` without what version 4 added: the boards' `lastChange` and `lastUndone`, and undo's and redo's
   /// feed lines naming a change (spelled as before, "undid their last change"). Also each
   /// change named, and whether an earlier line of the feed said it.
   static func withoutChangeWords(_ state: JSONValue) -> (JSONValue, [(change: String, saidBefore: Bool)]) {
@@ -78,6 +78,7 @@ import Workspace
     func withoutLastChange(_ board: JSONValue) -> JSONValue {
       guard case var .object(fields) = board else { return board }
       fields["lastChange"] = nil
+      fields["lastUndone"] = nil
       return .object(fields)
     }
     if case var .object(history)? = members["board"] {
