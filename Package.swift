@@ -289,7 +289,9 @@ let package = Package(
     // Windows in a real terminal (tmux): full-screen and line windows, the demo, the starter app.
     .testTarget(
       name: "TerminalWindowEndToEndTests",
-      dependencies: ["ConcordWire", "DaemonDriving", "Workspace"]
+      dependencies: ["ConcordJSON", "ConcordLog", "ConcordPlatform", "ConcordWire", "DaemonDriving", "Workspace"],
+      // The independent generator of hostile text, run by HostileTextTests.
+      exclude: ["hostile_text.py"]
     ),
     // A daemon on another machine: ssh (a real sshd on loopback, network namespaces), the relay
     // and its trunk (with the independent mux peer), `--allow-group`.

@@ -88,7 +88,7 @@ struct InspectCommand: ParsableCommand {
     let output = InspectOutput(json: json)
     do {
       if trust {
-        return Terminal.write(try TrustReport.lines(of: actionLog, home: log.home.layout).joined(separator: "\n") + "\n")
+        return Terminal.writeLines(try TrustReport.lines(of: actionLog, home: log.home.layout))
       }
       if let show {
         return output.change(try inspector.change(actionLog, try existing(show, in: actionLog), wholeState))

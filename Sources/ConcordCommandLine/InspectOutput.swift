@@ -1,6 +1,7 @@
 import ConcordJSON
 import ConcordLog
 import ConcordReplay
+import ConcordText
 import ConcordWire
 import Foundation
 
@@ -15,7 +16,7 @@ struct InspectOutput {
     if json {
       Terminal.write(Self.json(of: entry).jsonText + "\n")
     } else {
-      Terminal.write(Self.line(of: entry) + "\n")
+      Terminal.writeRow(Self.fields(of: entry))
     }
   }
 
@@ -30,7 +31,7 @@ struct InspectOutput {
       Terminal.write(JSONValue.object(object).jsonText + "\n")
       return
     }
-    Terminal.write(Self.lines(of: change) { ["  " + $0.jsonText] }.joined(separator: "\n") + "\n")
+    Terminal.writeLines(Self.lines(of: change) { ["  " + $0.jsonText] })
   }
 
   /// The answer to a "what if": what was left out, what would have been refused and why, and
@@ -49,7 +50,7 @@ struct InspectOutput {
         ]).jsonText + "\n")
       return
     }
-    Terminal.write(Self.lines(of: answer, leaving: leaving).joined(separator: "\n") + "\n")
+    Terminal.writeLines(Self.lines(of: answer, leaving: leaving))
   }
 
   /// A "what if" in words: what was left out, what would have been refused and why, what
@@ -81,7 +82,7 @@ struct InspectOutput {
   /// it, drawn by `state` (one JSON line when printed, an outline in the window).
   static func lines(of change: EntryChange, state: (JSONValue) -> [String]) -> [String] {
     let scope = change.scope ?? "the whole state"
-    var lines = [line(of: change.entry).replacingOccurrences(of: "\t", with: "  "), "", "What it changed in \(scope):"]
+    var lines = [fields(of: change.entry).map { InertText.shown($0) }.joined(separator: "  "), "", "What it changed in \(scope):"]
     let changes = changes(change)
     lines += changes.isEmpty ? ["  nothing"] : changes.map { "  " + $0 }
     lines += ["", "\(scope.prefix(1).uppercased() + scope.dropFirst()) as of entry \(change.entry.seq):"]
@@ -89,14 +90,14 @@ struct InspectOutput {
     return lines
   }
 
-  static func line(of entry: InspectedEntry) -> String {
+  /// An entry as its fields: `seq  time  user  scope  words  applied|refused: reason`.
+  static func fields(of entry: InspectedEntry) -> [String] {
     let outcome: String
     switch entry.outcome {
     case .applied: outcome = "applied"
     case let .refused(reason): outcome = "refused: \(reason)"
     }
     return [String(entry.seq), time(entry.at), entry.user, entry.scope.isEmpty ? "-" : entry.scope, entry.said, outcome]
-      .joined(separator: "\t")
   }
 
   static func json(of entry: InspectedEntry) -> JSONValue {

@@ -22,13 +22,13 @@ struct LineWindow {
     var unconfirmed: String?
     var toldRefused: Int64 = 0
     var events = try session.tickWaitingForConnection()
-    Terminal.write("\(session.scope) — type `help` for its words, `q` to leave\n")
+    Terminal.writeLines(["\(session.scope) — type `help` for its words, `q` to leave"])
     while true {
       for event in events {
-        if let line = Self.line(for: event, typed: &typed) { Terminal.write(line + "\n") }
+        if let line = Self.line(for: event, typed: &typed) { Terminal.writeLines([line]) }
         // The app's reducer may already see that the daemon will refuse it.
         if case let .queued(cseq, _) = event, let reason = session.readShown()?.refusals[cseq] {
-          Terminal.write("  it will likely be refused: \(reason)\n")
+          Terminal.writeLines(["  it will likely be refused: \(reason)"])
         }
       }
       events = []
@@ -36,13 +36,13 @@ struct LineWindow {
         $0.map { StyledLine($0).plain }
       }
       if let lines, lines != shown {
-        Terminal.write(lines.joined(separator: "\n") + "\n")
+        Terminal.writeLines(lines)
         shown = lines
       }
       // Refused when resent, by this window or another of the home: said once each, kept until
       // `/dismiss`.
       for refused in (try? session.outbox.refusedOnResend()) ?? [] where refused.cseq > toldRefused {
-        Terminal.write(refused.notice + "\n")
+        Terminal.writeLines([refused.notice])
         toldRefused = refused.cseq
       }
       let ready = waitForInput(socket: session.fileDescriptor, milliseconds: 250)
@@ -59,21 +59,21 @@ struct LineWindow {
             if ["y", "yes"].contains(text.lowercased()) {
               try send(waiting)
             } else {
-              Terminal.write("not done: \(waiting)\n")
+              Terminal.writeLines(["not done: \(waiting)"])
             }
             continue
           }
           switch text {
           case "": continue
           case "q", "quit", "exit": return
-          case "help", "?": Terminal.write((window.help + ["help", "/dismiss: put away refused actions", "q: leave"]).joined(separator: "\n") + "\n")
+          case "help", "?": Terminal.writeLines(window.help + ["help", "/dismiss: put away refused actions", "q: leave"])
           case "/dismiss":
             try session.outbox.dismissRefused(upTo: toldRefused)
-            Terminal.write("dismissed\n")
+            Terminal.writeLines(["dismissed"])
           default:
             if let question = window.confirmation(text) {
               unconfirmed = text
-              Terminal.write("\(question)? (y/N)\n")
+              Terminal.writeLines(["\(question)? (y/N)"])
             } else {
               try send(text)
             }
@@ -89,7 +89,7 @@ struct LineWindow {
         typed[sent.cseq] = text
         events += sent.events
       } catch let error as CommandError {
-        Terminal.write("error: \(error.description)\n")
+        Terminal.writeLines(["error: \(error.description)"])
       }
     }
   }

@@ -227,7 +227,7 @@ struct LogCommand: ParsableCommand {
             case .applied: outcome = "applied"
             case let .refused(reason): outcome = "refused: \(reason)"
             }
-            Terminal.write("\(entry.seq)\t\(formatter.string(from: record.at))\t\(record.user)\t\(record.scope)\t\(record.action)\t\(outcome)\n")
+            Terminal.writeRow([String(entry.seq), formatter.string(from: record.at), record.user, record.scope, record.action, outcome])
             next = entry.seq + 1
           }
         } catch {

@@ -1,3 +1,4 @@
+import ConcordText
 import Foundation
 
 #if canImport(Glibc)
@@ -14,6 +15,19 @@ enum Terminal {
     var size = winsize()
     if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
     return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).map { max(20, $0) } ?? 80
+  }
+
+  /// Writes `lines`, each ended by a newline, with any control character in them shown as a
+  /// sign (``InertText``): text that is not the program's own (titles, messages, names,
+  /// reasons) cannot act on the terminal, nor split a line in two.
+  static func writeLines(_ lines: [String]) {
+    write(lines.map { InertText.shown($0) + "\n" }.joined())
+  }
+
+  /// Writes a row of tab-separated fields, each drawn as ``writeLines(_:)`` draws a line: a
+  /// field's own tabs and newlines are signs, the separators stay tabs.
+  static func writeRow(_ fields: [String]) {
+    write(fields.map { InertText.shown($0) }.joined(separator: "\t") + "\n")
   }
 
   static func write(_ text: String) {

@@ -24,12 +24,12 @@ extension InspectorModel {
     default:
       head = "\(title) · \(end) entries\(following ? " · following" : "")\(filterText)"
     }
-    frame.draw(StyledLine(runs: [.init(text: TextFit.pad(Self.inert(head), columns), style: reverse)]), row: 0)
+    frame.draw(StyledLine(runs: [.init(text: TextFit.pad(InertText.shown(head), columns), style: reverse)]), row: 0)
 
     switch mode {
     case let .lines(_, lines, top):
       for (row, line) in lines.dropFirst(top).prefix(body).enumerated() {
-        frame.draw(StyledLine(runs: [.init(text: TextFit.cut(Self.inert(line), columns), style: .plain)]), row: 1 + row)
+        frame.draw(StyledLine(runs: [.init(text: TextFit.cut(InertText.shown(line), columns), style: .plain)]), row: 1 + row)
       }
       frame.draw(Self.hint("↑↓ PgUp PgDn scroll · Esc back", columns), row: rows - 2)
     default:
@@ -50,10 +50,10 @@ extension InspectorModel {
     switch mode {
     case let .asking(question, typed):
       let label = question == .filter ? "filter (user= scope= outcome= since= until= text=): " : "jump to seq or time: "
-      frame.draw(StyledLine(TextFit.cut(label + Self.inert(typed), columns)), row: rows - 1)
+      frame.draw(StyledLine(TextFit.cut(label + InertText.shown(typed), columns)), row: rows - 1)
       frame.cursor = .init(row: rows - 1, column: min(columns - 1, DisplayWidth.of(label + typed)))
     default:
-      if let notice { frame.draw(StyledLine(runs: [.init(text: TextFit.cut(Self.inert(notice), columns), style: .init(color: 1))]), row: rows - 1) }
+      if let notice { frame.draw(StyledLine(runs: [.init(text: TextFit.cut(InertText.shown(notice), columns), style: .init(color: 1))]), row: rows - 1) }
     }
     return frame
   }
@@ -65,7 +65,7 @@ extension InspectorModel {
     var said = entry.said
     if case let .refused(reason) = entry.outcome { said = "✗ \(reason) · \(said)" }
     let text = "\(TextFit.pad(String(entry.seq), 8)) \(time)  \(TextFit.pad(entry.user, 10)) \(TextFit.pad(entry.scope.isEmpty ? "-" : entry.scope, 12)) \(said)"
-    return TextFit.cut(inert(text), columns)
+    return TextFit.cut(InertText.shown(text), columns)
   }
 
   static func style(of entry: InspectedEntry) -> StyledLine.Style {
@@ -74,20 +74,5 @@ extension InspectorModel {
 
   static func hint(_ text: String, _ columns: Int) -> StyledLine {
     StyledLine(runs: [.init(text: TextFit.cut(text, columns), style: .init(dim: true))])
-  }
-
-  /// Text from the log, shown and never obeyed: a control character (an escape, a newline) is
-  /// drawn as a visible `^X`, so what someone typed cannot drive the inspector's terminal.
-  static func inert(_ text: String) -> String {
-    var shown = ""
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0x00..<0x20: shown += "^" + String(UnicodeScalar(UInt8(scalar.value + 0x40)))
-      case 0x7F: shown += "^?"
-      case 0x80...0x9F: shown += "<U+\(String(scalar.value, radix: 16, uppercase: true))>"
-      default: shown.unicodeScalars.append(scalar)
-      }
-    }
-    return shown
   }
 }

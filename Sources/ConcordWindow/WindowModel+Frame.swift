@@ -10,7 +10,7 @@ extension WindowModel {
   public mutating func frame(columns width: Int, rows: Int, at now: Date) -> WindowFrame {
     columns = width
     var frame = WindowFrame(columns: width, rows: rows)
-    frame.draw(StyledLine("\u{1B}[7m" + TextFit.pad(" \(scope)", width) + "\u{1B}[0m"), row: 0)
+    frame.draw(StyledLine("\u{1B}[7m" + TextFit.pad(" " + InertText.shown(scope), width) + "\u{1B}[0m"), row: 0)
     let refused = view.refusedOnResend
     // A refusal, a question and an outcome are read whole: wrapped to the width, on as many
     // rows as they need (three at most, fewer in a short window), taken from the body.
@@ -59,7 +59,7 @@ extension WindowModel {
     for (index, line) in said.lines.enumerated() {
       frame.draw(StyledLine(said.color + line + "\u{1B}[0m"), row: rows - 2 - saidRows + index)
     }
-    frame.draw(StyledLine("\u{1B}[7m" + TextFit.pad(statusLine(width: width, at: now), width) + "\u{1B}[0m"), row: rows - 2)
+    frame.draw(StyledLine("\u{1B}[7m" + TextFit.pad(InertText.shown(statusLine(width: width, at: now)), width) + "\u{1B}[0m"), row: rows - 2)
     drawCommandLine(into: &frame, row: rows - 1, width: width)
     return frame
   }
@@ -68,6 +68,8 @@ extension WindowModel {
   /// most `rows` of them, the last cut with `…` when there is more. Items set apart by two
   /// spaces (Tab's list: `#1 Fix login  #2 Ship it`) are kept whole where they fit, and apart.
   static func wrapped(_ text: String, width: Int, rows: Int) -> [String] {
+    // Outcomes and refusals quote other people's text (titles, reasons): drawn, never obeyed.
+    let text = InertText.shown(text)
     let room = max(1, width - 1)
     var lines: [String] = []
     var line = ""

@@ -2,8 +2,8 @@ import ConcordApp
 import ConcordWire
 
 extension Workspace {
-  /// Rules for new actions only: limits Workspace set after entries that break them may already
-  /// be in a log. The daemon refuses (and logs as refused) an action one of them names; replaying
+  /// Rules for new actions only (limits, and no control characters in text), which entries
+  /// already in a log may break. The daemon refuses (and logs as refused) an action one of them names; replaying
   /// the log never asks them, so an older entry with a longer description still boots.
   ///
   /// ```swift
@@ -31,20 +31,20 @@ extension Workspace {
     case let .label(_, label) where label.count > Board.labelLimit:
       return "a label is at most \(Board.labelLimit) characters"
     case let .addCard(title, column):
-      return tooLong(title, "a title", characters: Board.titleLimit) ?? column.flatMap { tooLong($0, "a column's name", characters: Board.nameLimit) }
+      return admissionProblem(title, "a title", characters: Board.titleLimit) ?? column.flatMap { admissionProblem($0, "a column's name", characters: Board.nameLimit) }
     case let .editCard(_, title, description):
-      return title.flatMap { tooLong($0, "a title", characters: Board.titleLimit) }
-        ?? description.flatMap { tooLong($0, "a description", characters: Board.descriptionLimit) }
+      return title.flatMap { admissionProblem($0, "a title", characters: Board.titleLimit) }
+        ?? description.flatMap { admissionProblem($0, "a description", characters: Board.descriptionLimit, keepsLines: true) }
     case let .label(_, label), let .unlabel(_, label):
-      return tooLong(label, "a label", characters: Board.labelLimit)
+      return admissionProblem(label, "a label", characters: Board.labelLimit)
     case let .addColumn(name, _), let .removeColumn(name), let .moveColumn(name, _), let .limitColumn(name, _):
-      return tooLong(name, "a column's name", characters: Board.nameLimit)
+      return admissionProblem(name, "a column's name", characters: Board.nameLimit)
     case let .renameColumn(name, newName):
-      return tooLong(name, "a column's name", characters: Board.nameLimit) ?? tooLong(newName, "a column's name", characters: Board.nameLimit)
+      return admissionProblem(name, "a column's name", characters: Board.nameLimit) ?? admissionProblem(newName, "a column's name", characters: Board.nameLimit)
     case let .moveCard(_, column, _):
-      return tooLong(column, "a column's name", characters: Board.nameLimit)
+      return admissionProblem(column, "a column's name", characters: Board.nameLimit)
     case let .invite(user), let .join(user), let .assign(_, user?):
-      return tooLong(user, "a name", characters: Board.nameLimit)
+      return admissionProblem(user, "a name", characters: Board.nameLimit)
     case .assign, .setDue, .archive, .restore, .undo, .redo, .dismissReminder:
       return nil
     }
@@ -53,14 +53,21 @@ extension Workspace {
   private static func chatAdmission(_ action: ChatAction) -> String? {
     switch action {
     case let .say(channel, text), let .edit(channel, _, text):
-      return tooLong(channel, "a channel's name", characters: Board.nameLimit) ?? tooLong(text, "a message", characters: Chat.messageLimit)
+      return admissionProblem(channel, "a channel's name", characters: Board.nameLimit) ?? admissionProblem(text, "a message", characters: Chat.messageLimit)
     case let .delete(channel, _), let .createChannel(channel):
-      return tooLong(channel, "a channel's name", characters: Board.nameLimit)
+      return admissionProblem(channel, "a channel's name", characters: Board.nameLimit)
     }
   }
 
-  /// Why `text` is too long in bytes for a text of at most `characters` characters, if it is.
-  private static func tooLong(_ text: String, _ what: String, characters: Int) -> String? {
+  /// Why `text` cannot be taken as `what`, if it cannot: it holds a control character (an
+  /// escape, a bell, a newline — a description may keep newlines and tabs), which would act on
+  /// the terminals of everyone who sees it; or it is too long in bytes for a text of at most
+  /// `characters` characters. Windows draw controls as signs whatever an older entry holds
+  /// (``InertText``); this keeps new ones out.
+  private static func admissionProblem(_ text: String, _ what: String, characters: Int, keepsLines: Bool = false) -> String? {
+    if let control = InertText.controls(in: text).first(where: { !keepsLines || ($0 != "\n" && $0 != "\t") }) {
+      return "\(what) cannot hold control characters (it has \(InertText.name(of: control))): they would act on the terminals of everyone who sees it"
+    }
     let bytes = text.utf8.count
     let limit = characters * bytesPerCharacter
     guard bytes > limit else { return nil }

@@ -133,7 +133,7 @@ ACTIONS = [
     ("board", {"limitColumn": {"name": "later", "limit": 4}}),
     ("board", {"invite": {"user": "bob"}}),
     ("board", {"addCard": {"title": "Fix login", "column": "todo"}}),
-    ("board", {"addCard": {"title": "日本語 café 😀 \u0007 tab\there"}}),
+    ("board", {"addCard": {"title": "日本語 café 😀 cafe\u0301 \"quoted\" \\ back"}}),
     ("board", {"addCard": {"title": "Old idea", "column": None}}),
     ("board", {"editCard": {"id": 1, "title": "Fix the login page", "description": "Users see a blank page"}}),
     ("board", {"moveCard": {"id": 1, "column": "doing", "position": 1}}),
@@ -183,6 +183,15 @@ REFUSED = [
     ("board", {"undo": {}, "redo": {}}),
 ]
 
+# Text with a control character: the schema's TEXT rule says the daemon refuses it (and logs
+# the refusal), though its shape fits.
+CONTROL_TEXT = [
+    ("board", {"addCard": {"title": "esc \u001b[31m red"}}),
+    ("chat:general", {"say": {"text": "bell \u0007"}}),
+    ("card:1", {"edit": {"title": "two\nlines"}}),
+    ("board", {"label": {"id": 1, "label": "rtl\u202e"}}),
+]
+
 # Every kind the log holds (`board.join` is reduced inside `presence.attached`, never logged alone).
 EVERY_KIND = {
     "board.addCard", "board.editCard", "board.moveCard", "board.assign", "board.label", "board.unlabel",
@@ -228,6 +237,15 @@ def send_all(ctx, watcher, sender, actions, refused, watched_prefix):
         sender.send(wire.send_msg(scope, action, "schema-peer", cseq))
         answer, _ = sender.answer("schema-peer", cseq)
         wire.check(answer.get("type") != "ack", f"the daemon took {action} for {scope}, which the schema refuses")
+    for scope, action in CONTROL_TEXT if refused is REFUSED else []:
+        wire.check(not problems(action, definition_of(scope, "action")), f"the schema's shape refuses {action}")
+        if scope not in sender.states:
+            sender.attach(scope)
+        cseq += 1
+        sender.send(wire.send_msg(scope, action, "schema-peer", cseq))
+        answer, _ = sender.answer("schema-peer", cseq)
+        wire.check(answer.get("type") == "refused" and "control character" in answer.get("reason", ""),
+                   f"the daemon did not refuse {action} for {scope}, text the schema's TEXT rule refuses: {answer}")
 
 
 def workspace_traffic(ctx):

@@ -114,7 +114,7 @@ import Testing
     _ = model.handle(.read(.page([hostile], end: 1, replacing: true, select: nil)))
     let text = model.frame(columns: 120, rows: 6).text
     #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(text.debugDescription)")
-    #expect(text.contains("m^[[31m") && text.contains("^[]0;pwned^G #1^Jsecond line"), "\(text)")
+    #expect(text.contains("m␛[31m") && text.contains("␛]0;pwned␇ #1␊second line"), "\(text)")
   }
 
   @Test func aRefusedEntrySaysWhyFirst() {

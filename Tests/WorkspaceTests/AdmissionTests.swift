@@ -16,6 +16,27 @@ import Testing
   static func board(_ action: BoardAction) -> Workspace.Action { .board(Authored(user: "ann", at: Date(), action)) }
   static func chat(_ action: ChatAction) -> Workspace.Action { .chat(Authored(user: "ann", at: Date(), action)) }
 
+  /// A control character in any text (an escape, a bell, a newline, a C1 control, a bidi
+  /// override) would act on the terminal of everyone who sees it: new actions with one are
+  /// refused, naming it; a description keeps its newlines and tabs; text without any passes,
+  /// whatever its script.
+  @Test func textWithControlCharactersIsRefused() {
+    for control in ["\u{1B}[31m", "\u{07}", "\n", "\r", "\u{00}", "\u{7F}", "\u{9B}", "\u{85}", "\u{202E}", "\u{2028}"] {
+      let text = "red" + control + "text"
+      for action in [
+        Self.board(.addCard(title: text, column: nil)), Self.board(.editCard(id: 1, title: text, description: nil)),
+        Self.board(.label(id: 1, label: text)), Self.chat(.say(channel: "general", text: text)),
+        Self.chat(.createChannel(name: text)), Self.board(.addColumn(name: text, limit: nil)),
+      ] {
+        let refusal = Workspace.admission(action)
+        #expect(refusal?.contains("cannot hold control characters (it has <U+") == true, "\(control.debugDescription): \(refusal ?? "taken")")
+      }
+    }
+    #expect(Workspace.admission(Self.board(.editCard(id: 1, title: nil, description: "line one\n\tline two"))) == nil)
+    #expect(Workspace.admission(Self.board(.editCard(id: 1, title: nil, description: "bell\u{07}"))) != nil)
+    #expect(Workspace.admission(Self.board(.addCard(title: "Ünïcödé 日本語 👩‍💻 café", column: nil))) == nil)
+  }
+
   @Test func aFewCharactersOfManyBytesAreRefusedAndOrdinaryTextIsNot() {
     // Ten characters of 201 bytes each: within 40 characters, past 40 × 16 bytes.
     let heavy = String(repeating: Self.piledUp(100), count: 10)
