@@ -12,7 +12,7 @@ import GRDB
 /// power cut can only make it lower, so it may miss a rollback, never report a false one.
 extension Outbox {
   /// What this home had witnessed at one moment: taken before connecting, to compare the
-  /// daemon's welcome with (``OutboxSync/run(_:over:force:acceptRollback:witnessedBefore:attached:other:onResult:)``).
+  /// daemon's welcome with (``OutboxSync/run(_:over:force:acceptRollback:witnessedBefore:attached:other:shownHere:onResult:)``).
   /// Read after the welcome instead, it may hold an entry another window of the home was
   /// answered with since — which is no rollback.
   ///

@@ -51,11 +51,14 @@ public enum OutboxSync {
   ///   - attached: the scopes already attached on this connection; those the actions need are
   ///     attached and added.
   ///   - other: every other message that arrives meanwhile (a window's updates).
+  ///   - shownHere: the actions (by cseq) whose answers the caller tells the person itself (a
+  ///     command's own action): their refusals are not kept for the home's windows to show,
+  ///     which is for refusals nobody saw (``Outbox/refusedOnResend()``).
   ///   - onResult: called as each action is answered.
   public static func run(
     _ outbox: Outbox, over connection: ClientConnection, force: Bool = false, acceptRollback: Bool = false,
     witnessedBefore: Outbox.WitnessSnapshot? = nil,
-    attached: inout Set<String>, other: (ServerMessage) -> Void = { _ in },
+    attached: inout Set<String>, other: (ServerMessage) -> Void = { _ in }, shownHere: Set<Int64> = [],
     onResult: (QueuedAction, ActionOutcome, _ entry: Int64?) -> Void = { _, _, _ in }
   ) throws(ClientError) -> Report {
     var report = Report()
@@ -77,7 +80,7 @@ public enum OutboxSync {
     for action in queued {
       let (outcome, entry) = try send(action, outbox: outbox, over: connection, attached: &attached, other: other)
       var refusal: (QueuedAction, String)?
-      if case let .refused(reason) = outcome { refusal = (action, reason) }
+      if case let .refused(reason) = outcome, !shownHere.contains(action.cseq) { refusal = (action, reason) }
       try outbox.remove(
         cseq: action.cseq, answeredAt: entry.map { LogPosition(logID: daemon.logID, seq: $0) }, refusedOnResend: refusal)
       report.results.append((action, outcome, entry))
@@ -95,16 +98,18 @@ public enum OutboxSync {
   ///   - acceptRollback: send even when the daemon's log ends before what this home has seen.
   ///   - witnessedBefore: what the home had witnessed before `connection` was made; nil reads
   ///     it now.
+  ///   - shownHere: the actions (by cseq) whose answers the caller tells the person itself:
+  ///     their refusals are not kept for the home's windows.
   ///   - onResult: called as each action is answered.
   public static func run(
     _ outbox: Outbox, over connection: ClientConnection, force: Bool = false, acceptRollback: Bool = false,
-    witnessedBefore: Outbox.WitnessSnapshot? = nil,
+    witnessedBefore: Outbox.WitnessSnapshot? = nil, shownHere: Set<Int64> = [],
     onResult: (QueuedAction, ActionOutcome, _ entry: Int64?) -> Void = { _, _, _ in }
   ) throws(ClientError) -> Report {
     var attached: Set<String> = []
     return try run(
       outbox, over: connection, force: force, acceptRollback: acceptRollback, witnessedBefore: witnessedBefore,
-      attached: &attached, onResult: onResult)
+      attached: &attached, shownHere: shownHere, onResult: onResult)
   }
 
   /// Attaches `scope` and waits for its snapshot; the daemon's reason when it has no such scope.

@@ -67,7 +67,7 @@ struct LineWindow {
           case "": continue
           case "q", "quit", "exit": return
           case "help", "?": Terminal.writeLines(window.help + ["help", "/dismiss: put away refused actions", "q: leave"])
-          case "/dismiss":
+          case "/dismiss", "/dismiss all":
             try session.outbox.dismissRefused(upTo: toldRefused)
             Terminal.writeLines(["dismissed"])
           default:

@@ -78,7 +78,9 @@ struct OutboxCommand: ParsableCommand {
       let witnessed = try outbox.witnessSnapshot()
       let connection = try ClientConnection(address: options.address, presence: false)
       let report = try OutboxSync.run(
-        outbox, over: connection, force: force, acceptRollback: acceptRollback, witnessedBefore: witnessed
+        // Every answer is printed here: no refusal is kept for the windows as unseen.
+        outbox, over: connection, force: force, acceptRollback: acceptRollback, witnessedBefore: witnessed,
+        shownHere: Set(try outbox.queued().map(\.cseq))
       ) {
         action, outcome, entry in
         print("\(action.cseq)\t\(action.scope)\t\(outcome.said(entry: entry))")

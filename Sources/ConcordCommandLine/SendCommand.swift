@@ -49,7 +49,9 @@ struct SendCommand: ParsableCommand {
       throw CommandFailure(error)
     }
     var mine: (outcome: ActionOutcome, entry: Int64?)?
-    let report = try OutboxSync.run(outbox, over: connection, witnessedBefore: witnessed) { action, outcome, entry in
+    // Its own refusal is said here, and exits 1: not kept for the windows as one nobody saw.
+    let report = try OutboxSync.run(outbox, over: connection, witnessedBefore: witnessed, shownHere: [queued.cseq]) {
+      action, outcome, entry in
       if action.cseq == queued.cseq {
         mine = (outcome, entry)
       } else {

@@ -9,7 +9,7 @@ extension WindowModel {
     let open = scopes.isEmpty ? "" : " (\(scopes.joined(separator: ", ")))"
     return ["", "/open SCOPE — show another scope here\(open)"]
       + (joinsChannels ? ["/join NAME — a chat channel (as /open chat:NAME)"] : [])
-      + ["/dismiss — put away the action refused on replay that is shown", "help", "q, quit or Ctrl-C: leave"]
+      + ["/dismiss — put away the action refused on replay that is shown; /dismiss all — every one", "help", "q, quit or Ctrl-C: leave"]
       + [
         "",
         "The bottom line: connected or OFFLINE · entry N, the last entry of the log this window's scope has seen"

@@ -38,6 +38,13 @@ extension WindowModel {
       let left = max(0, refused.count - 1)
       outcome = OutcomeLine(refused.isEmpty ? "nothing to dismiss" : left > 0 ? "dismissed; \(left) more" : "dismissed", isError: false, at: now)
       return [remember, .dismissRefused(upTo: refused.first?.cseq ?? 0)]
+    case "/dismiss all":
+      // Every refusal shown, at once: they are the home's, so they go from every window.
+      let refused = view.refusedOnResend
+      outcome = OutcomeLine(
+        refused.isEmpty ? "nothing to dismiss" : "dismissed \(refused.count) refusal\(refused.count == 1 ? "" : "s")", isError: false,
+        at: now)
+      return [remember, .dismissRefused(upTo: refused.map(\.cseq).max() ?? 0)]
     case _ where opening != nil:
       return [remember, .open(scope: opening! + words[1])]
     default:

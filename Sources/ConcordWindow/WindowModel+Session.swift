@@ -7,6 +7,10 @@ import Foundation
 extension WindowModel {
   mutating func take(_ events: [WindowSession.Event], view: SessionView, at now: Date) -> [Command] {
     self.view = view
+    // What waits to be sent in this scope while the link is down: its replay is this window's
+    // to count, whichever window of the home resends it (every window on the scope says the
+    // same number; one on another scope does not count it).
+    if !view.isConnected, let pending = view.shown?.pending { queuedHere.formUnion(pending.map(\.cseq)) }
     // What the session shows may have changed, even with nothing said (a second passed: other
     // windows and commands change the outbox).
     rendered = nil
@@ -25,14 +29,15 @@ extension WindowModel {
         let line = typed.removeValue(forKey: cseq).map { "\($0.line): " } ?? ""
         outcome = OutcomeLine("✗ \(line)\(reason)", isError: true, at: now)
       case let .resent(action, result, _):
-        // A refusal is shown until dismissed, in every window of the home (its own line).
-        if case .refused = result { resent.refused += 1 }
-        resent.sent += 1
-        let refused = resent.refused > 0 ? " (\(resent.refused) refused)" : ""
-        connectionNote = OutcomeLine("back, \(resent.sent) replayed\(refused)", isError: false, at: now)
         // The notice that it was queued is old news.
         if outcome?.queued == action.cseq { outcome = nil }
+        // Another window's action, resent by this one: its own window counts it.
+        guard queuedHere.remove(action.cseq) != nil else { break }
+        // A refusal is shown until dismissed, in every window of the home (its own line).
+        if case .refused = result { resent.refused += 1 }
+        countReplayed(at: now)
       case let .queued(cseq, waiting):
+        queuedHere.insert(cseq)
         // The app's reducer may already see that the daemon will refuse it: say so now.
         let doubt = view.shown?.refusals[cseq].map { "; it will likely be refused: \($0)" } ?? ""
         outcome = OutcomeLine(
@@ -59,6 +64,20 @@ extension WindowModel {
         break
       }
     }
+    // This window's queued actions that another window of the home resent: gone from the
+    // outbox once answered.
+    if view.isConnected, !queuedHere.isEmpty, let waiting = view.shown?.pending.map(\.cseq) {
+      let answered = queuedHere.subtracting(waiting)
+      queuedHere.subtract(answered)
+      for _ in answered { countReplayed(at: now) }
+    }
     return []
+  }
+
+  /// One more of this window's queued actions replayed: "back, N replayed (M refused)".
+  private mutating func countReplayed(at now: Date) {
+    resent.sent += 1
+    let refused = resent.refused > 0 ? " (\(resent.refused) refused)" : ""
+    connectionNote = OutcomeLine("back, \(resent.sent) replayed\(refused)", isError: false, at: now)
   }
 }

@@ -92,6 +92,10 @@ public struct WindowModel {
   var typed: [Int64: TypedLine] = [:]
   /// Queued actions resent since the link came back, and how many were refused.
   var resent = (sent: 0, refused: 0)
+  /// The actions of this scope that waited to be sent while the link was down (typed here or
+  /// in another window of the home): "back, N replayed" counts these, whichever window resends
+  /// them, so windows on one scope say the same number.
+  var queuedHere: Set<Int64> = []
   /// The body as last rendered, for the size and mode it was rendered at: a keystroke redraws
   /// the command line, not the scope (rendering a big board takes milliseconds). Dropped
   /// whenever the session says anything, a line is entered, or the scroll or the scope changes.

@@ -10,6 +10,7 @@ import Testing
 /// pending, back and resent, refused when resent, and a log that does not carry on.
 @Suite struct WindowModelSessionTests {
   static let counter = WindowModelKeyTests.counter
+  static let notes = WindowModelKeyTests.notes
 
   static func queued(_ cseq: Int64, _ typed: String, _ action: JSONValue, scope: String = "counter") -> QueuedAction {
     QueuedAction(cseq: cseq, scope: scope, action: action, queuedAt: Date(timeIntervalSince1970: 1_800_000_000), typed: typed)
@@ -69,6 +70,35 @@ import Testing
     #expect(!story.screen.contains("(back"), "that it is back fades")
   }
 
+  /// Two windows of one home, one link lost: what the first typed offline is resent by the
+  /// second, which reconnected first. A window on the same scope, which showed it waiting,
+  /// says "1 replayed" as the first does; a window on another scope, which did not, says only
+  /// that it is back.
+  @Test func eachWindowCountsTheReplayOfWhatItTyped() {
+    var typing = WindowStory(scope: "counter", window: Self.counter, state: 5, columns: 100, link: .offline(retryingAt: nil))
+    var other = WindowStory(scope: "notes", window: Self.notes, state: [], columns: 100, link: .offline(retryingAt: nil))
+    typing.tell([.disconnected(reason: "the daemon closed the connection")])
+    other.tell([.disconnected(reason: "the daemon closed the connection")])
+    typing.type("add 10")
+    typing.sendLast(as: 9)
+    let pending = Self.queued(9, "add 10", ["add": ["amount": 10]])
+    typing.view.shown = Shown(state: 15, confirmed: 5, pending: [pending])
+    typing.tell([.stateChanged, .queued(cseq: 9, waiting: 1)])
+    other.tell([.stateChanged])
+
+    // The other window is back first and resends the home's queue: the action is not its own.
+    other.view.link = .connected
+    other.tell([.connected(user: "ann", logID: "abc"), .resent(pending, .applied, entry: 4), .stateChanged])
+    #expect(other.screen.contains("connected (back)"), "\(other.screenRows)")
+    #expect(!other.screen.contains("replayed"))
+
+    // The typing window finds its action answered: it was replayed, by whichever window.
+    typing.view.link = .connected
+    typing.view.shown = Shown(state: 15, confirmed: 15)
+    typing.tell([.connected(user: "ann", logID: "abc"), .stateChanged])
+    #expect(typing.screen.contains("connected (back, 1 replayed)"), "\(typing.screenRows)")
+  }
+
   @Test func anActionTheAppsReducerWillRefuseSaysSoWhenItIsQueued() {
     var story = WindowStory(scope: "counter", window: Self.counter, state: 0, columns: 120, link: .offline(retryingAt: nil))
     story.type("dec")
@@ -81,11 +111,16 @@ import Testing
 
   @Test func aResendThatRefusesIsCountedAndTheRefusalStaysUntilDismissed() {
     var story = WindowStory(scope: "counter", window: Self.counter, state: 0, columns: 120)
-    story.tell([.disconnected(reason: "gone")])
     let refused = [
       RefusedAction(queued: Self.queued(3, "dec", ["decrement": [:]]), reason: "the counter is already at zero"),
       RefusedAction(queued: Self.queued(4, "dec", ["decrement": [:]]), reason: "the counter is already at zero"),
     ]
+    // Offline, the window shows what waits (queued in an earlier session).
+    story.view.link = .offline(retryingAt: nil)
+    story.view.shown = Shown(state: 1, confirmed: 0, pending: [refused[0].queued, Self.queued(5, "inc", ["increment": [:]])])
+    story.tell([.disconnected(reason: "gone")])
+    story.view.link = .connected
+    story.view.shown = Shown(state: 1, confirmed: 1)
     story.view.refusedOnResend = refused
     story.tell([
       .connected(user: "ann", logID: "abc"), .resent(refused[0].queued, .refused(reason: "no"), entry: 3),
