@@ -145,7 +145,9 @@ public enum OutboxSync {
       unattachable = try attach(action.scope, over: connection, other: other)
       if unattachable == nil { attached.insert(action.scope) }
     }
-    try connection.send(.send(scope: action.scope, action: action.action, client: outbox.clientID, cseq: action.cseq))
+    // When it was typed: the app sees that time, not the time the link came back.
+    try connection.send(
+      .send(scope: action.scope, action: action.action, client: outbox.clientID, cseq: action.cseq, typedAt: action.queuedAt))
     while true {
       guard let message = try connection.receive(timeout: 60) else { throw .closed }
       switch message {

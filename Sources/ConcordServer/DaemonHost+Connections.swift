@@ -21,8 +21,8 @@ extension DaemonHost {
       attach(scope, since: since, connection: connection)
     case let .detach(scope):
       detach(scope, connection: connection, answer: true)
-    case let .send(scope, action, client, cseq):
-      send(action, scope: scope, client: client, cseq: cseq, connection: connection)
+    case let .send(scope, action, client, cseq, typedAt):
+      send(action, scope: scope, client: client, cseq: cseq, typedAt: typedAt, connection: connection)
     case .ping:
       connection.send(.pong)
     case .pong:

@@ -1,14 +1,16 @@
 import ConcordApp
 import ConcordLog
 import ConcordWire
+import Foundation
 
 /// A window's action on its way in: who may send it (client ids, by account), whether it is a
 /// retry, whether it decodes and fits, and then its reduction
 /// (``DaemonHost/reduceAndQueue(_:record:answering:)``).
 extension DaemonHost {
   /// Takes `json` as an action of the scope `scopeName`, sent by `connection` as `(client, cseq)`;
-  /// answers it at once when it cannot be taken, else when its commit is durable.
-  func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, connection: Connection) {
+  /// answers it at once when it cannot be taken, else when its commit is durable. The app sees
+  /// the action at `typedAt` (when it waited offline), or now; never later than now.
+  func send(_ json: JSONValue, scope scopeName: String, client: String, cseq: Int64, typedAt: Date? = nil, connection: Connection) {
     guard lifecycle.takesConnectionActions else {
       return connection.send(.error(code: .unavailable, message: "the daemon is stopping", cseq: cseq))
     }
@@ -54,7 +56,10 @@ extension DaemonHost {
         .error(code: .notAttached, message: "attach to \(scopeName) before sending its actions", cseq: cseq))
     }
     let action: Action
-    let origin = ActionOrigin(user: connection.user, window: connection.id, at: actionTime())
+    // The entry is logged now, its times never going back; the app sees when the person typed
+    // it, which the window claims for an action that waited offline (never after now).
+    let now = actionTime()
+    let origin = ActionOrigin(user: connection.user, window: connection.id, at: typedAt.map { min(JSONDate.rounded($0), now) } ?? now)
     do {
       action = try instance.scope.embed(instance.key.parameter, json, origin)
     } catch {
@@ -62,7 +67,7 @@ extension DaemonHost {
         .error(code: .badAction, message: "not an action of \(scopeName): \(WireCoding.describe(error))", cseq: cseq))
     }
     guard
-      let record = makeRecord(action, client: client, cseq: cseq, user: connection.user, scope: scopeName, at: origin.at)
+      let record = makeRecord(action, client: client, cseq: cseq, user: connection.user, scope: scopeName, at: now)
     else {
       return connection.send(.error(code: .badAction, message: "the action could not be recorded", cseq: cseq))
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ClientMessage {
   /// Reads a message from one line of the wire, without its newline.
   ///
@@ -46,9 +48,16 @@ extension ClientMessage {
     case "send":
       guard let action = fields["action"] else { throw .badMessage(#"the field "action" is missing"#) }
       // The client id's rule (``ClientID``) is the daemon's to apply: its error names the cseq.
+      var typedAt: Date?
+      if let typed = fields["typed_at"] {
+        guard case let .string(text) = typed, let time = try? JSONDate.date(from: text) else {
+          throw .badMessage(#"the field "typed_at" is not a time such as 2026-12-01T09:30:00.000Z"#)
+        }
+        typedAt = time
+      }
       self = .send(
         scope: try message.scope(), action: action.nfc, client: try message.string("client"),
-        cseq: try message.integer("cseq"))
+        cseq: try message.integer("cseq"), typedAt: typedAt)
     case "ping": self = .ping
     case "pong": self = .pong
     case "status": self = .status

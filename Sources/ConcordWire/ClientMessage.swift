@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a window (or any peer) sends the daemon: one JSON object a line, named by its `type`.
 ///
 /// ```json
@@ -20,8 +22,10 @@ public enum ClientMessage: Sendable, Equatable {
   /// Stop receiving a scope.
   case detach(scope: String)
   /// An action of an attached scope, numbered by the client: `(client, cseq)` is what makes a
-  /// retry harmless.
-  case send(scope: String, action: JSONValue, client: String, cseq: Int64)
+  /// retry harmless. `typedAt` is when a person typed an action that waited offline: the app
+  /// sees that time (the daemon's own, if it is later than now); the log entry keeps the time
+  /// the daemon took it.
+  case send(scope: String, action: JSONValue, client: String, cseq: Int64, typedAt: Date? = nil)
   /// Asks for a `pong`.
   case ping
   /// Answers the daemon's `ping`.
@@ -72,11 +76,12 @@ extension ClientMessage: Codable {
       return .object(object)
     case let .detach(scope):
       return ["type": "detach", "scope": .string(scope)]
-    case let .send(scope, action, client, cseq):
-      return [
-        "type": "send", "scope": .string(scope), "action": action, "client": .string(client),
-        "cseq": .integer(cseq),
+    case let .send(scope, action, client, cseq, typedAt):
+      var object: [String: JSONValue] = [
+        "type": "send", "scope": .string(scope), "action": action, "client": .string(client), "cseq": .integer(cseq),
       ]
+      if let typedAt, let text = try? JSONDate.text(typedAt) { object["typed_at"] = .string(text) }
+      return .object(object)
     case .ping: return ["type": "ping"]
     case .pong: return ["type": "pong"]
     case .status: return ["type": "status"]
