@@ -55,7 +55,7 @@ extension WindowScope {
       if case let .object(members) = json, members.count == 1, let name = members.keys.first { named = "\"\(name)\"" }
       return .seeTheList("\(named) is not one of \(scope)'s actions")
     }
-    return CommandError("not an action of \(scope): \(WireCoding.describe(error))")
+    return CommandError("that \(scope) action is not well formed: \(WireCoding.describe(error))")
   }
 
   /// True when the error is about which action it is (no member, several, an unknown one)

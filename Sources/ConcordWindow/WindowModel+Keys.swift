@@ -15,7 +15,7 @@ extension WindowModel {
         "The bottom line: connected or OFFLINE · entry N, the last entry of the log this window's scope has seen"
           + " (windows on other scopes show their own) · who you are · what waits: \(RenderContext<Int>.pendingMark) N shown"
           + " ahead of the daemon, or N ahead (typed here, shown at once, not yet in the log), and N to send (in this"
-          + " home's outbox: sent when the daemon answers, exactly once).",
+          + " home's outbox: sent when the daemon answers, exactly once), or all sent when nothing waits.",
       ]
   }
 

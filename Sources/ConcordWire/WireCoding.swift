@@ -43,7 +43,8 @@ public struct WireCoding {
     case let .keyNotFound(key, context):
       return "the field \"\(key.stringValue)\" is missing\(at(context))"
     case let .typeMismatch(type, context):
-      return "expected \(kind(of: type))\(at(context))"
+      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      return path.isEmpty ? "expected \(kind(of: type))" : "\(path) should be \(kind(of: type))"
     case let .valueNotFound(_, context):
       return "a value is missing\(at(context))"
     @unknown default:

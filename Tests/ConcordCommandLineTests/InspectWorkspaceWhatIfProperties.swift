@@ -15,7 +15,7 @@ import Workspace
 
 /// Workspace's "what if", held to a daemon that never saw the entries left out. Its states carry
 /// who and when, so the second daemon runs in this process with its wall clock set, before each
-/// action, to the time the first daemon logged it: everything else it does — admission,
+/// action, to the time the first daemon's app saw it at: everything else it does — admission,
 /// reduction, its own fed-back entries, its log — is the daemon's, not the inspector's.
 @Suite(.serialized) struct InspectWorkspaceWhatIfProperties {
   /// Actions as Workspace's schema spells them (schema/workspace.schema.json), chosen to be
@@ -86,6 +86,15 @@ import Workspace
       "seed \(seed), without \(leftOut.sorted()):\nwhat if \(String(decoding: whatIf, as: UTF8.self))\ndaemon  \(state.output)")
   }
 
+  /// The time the app saw an entry's action at: the `at` its action carries (when it was typed:
+  /// `concord send` says so), else the entry's own.
+  static func appTime(of record: LogRecord) -> Date {
+    guard case let .object(outer)? = try? JSONValue(parsing: record.action), let inner = outer.values.first,
+      case let .object(fields) = inner, case let .string(at)? = fields["at"], let date = try? JSONDate.date(from: at)
+    else { return record.at }
+    return date
+  }
+
   /// Boots Workspace's daemon host on a fresh home and gives it `entries` as the first daemon
   /// met them: its boot at the boot's time, each sent action (`actions`, by seq) from a window
   /// of this account at the time it was logged. The daemon's other entries (fed back) it makes itself.
@@ -108,7 +117,7 @@ import Workspace
     var cseq: Int64 = 0
     var outcomes: [Bool] = []
     for entry in entries {
-      clock.withLock { $0 = entry.record.at }
+      clock.withLock { $0 = Self.appTime(of: entry.record) }
       if entry.record.client == LogRecord.daemonClient {
         // The boot is the host's start; what the daemon fed back follows its cause by itself.
         if entry.record.scope.isEmpty, entry.seq == entries.first?.seq { await host.start() }

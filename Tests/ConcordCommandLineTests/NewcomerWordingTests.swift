@@ -20,9 +20,9 @@ import Testing
     #expect(unknown.error.contains(#""nope" is not one of board's actions (`concord words board` lists them)"#), "\(unknown.error)")
     // A field of the wrong kind: the JSON kind it should be.
     let wrongKind = try send(#"{"addCard":{"title":5}}"#)
-    #expect(wrongKind.error.contains("expected text (a JSON string) (at addCard.title)"), "\(wrongKind.error)")
+    #expect(wrongKind.error.contains("that board action is not well formed: addCard.title should be text (a JSON string)"), "\(wrongKind.error)")
     let wrongNumber = try send(#"{"moveCard":{"id":"two","column":"done"}}"#)
-    #expect(wrongNumber.error.contains("expected a whole number (at moveCard.id)"), "\(wrongNumber.error)")
+    #expect(wrongNumber.error.contains("moveCard.id should be a whole number"), "\(wrongNumber.error)")
     // A word the scope does not have: on the command line there is no `help` to type.
     let help = try send("help")
     #expect(help.status == 2)

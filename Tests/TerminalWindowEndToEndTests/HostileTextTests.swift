@@ -100,7 +100,8 @@ import Testing
         command: "env -u NO_COLOR LANG=C.UTF-8 CONCORD_APP=workspace CONCORD_HOME=\(home.path) \(ConcordCLI.binary.path) attach \(scope)",
         columns: 120, rows: 40)
       defer { window.kill() }
-      try window.waitForScreen(containing: "connected")
+      // Connected, and the state drawn (the escapes, as signs, are in every scope's text).
+      try window.waitForScreen(containing: "connected", "␛", timeout: 20)
       let screen = window.screen(of: "w")
       let title = try window.run(["display-message", "-p", "-t", "w", "#{pane_title}"])
       #expect(!title.contains("pwned"), "\(scope): a message set the window's title: \(title)")
