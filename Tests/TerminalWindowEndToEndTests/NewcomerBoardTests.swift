@@ -56,4 +56,23 @@ import Testing
     #expect(rows.count > 3 && rows[1].contains("todo (60)") && rows[1].contains("doing (0/3)") && rows[2].contains("───"), "\(rows)")
     #expect(!rows.contains { $0.contains("#1 Card 1 ") }, "\(rows)")
   }
+
+  /// In a demo-sized card pane (60 columns) a mistake is read whole: it wraps, and its end is
+  /// on screen.
+  @Test func aNarrowCardPaneShowsAMistakeWhole() throws {
+    let daemon = try DaemonUnderTest(app: "workspace").start()
+    defer {
+      _ = daemon.terminate()
+      daemon.removeHome()
+    }
+    _ = try ConcordCLI.run(["send", "board", "add Fix login"], home: daemon.home, app: "workspace")
+    let card = try Tmux(
+      command: "env -u NO_COLOR CONCORD_APP=workspace CONCORD_HOME=\(daemon.home.path) \(ConcordCLI.binary.path) attach card:1",
+      columns: 60, rows: 24)
+    defer { card.kill() }
+    try card.waitForScreen(containing: "connected", "#1 Fix login")
+    try card.type("due blorp")
+    try card.waitForScreen(containing: "is not a date I can read", "2026-12-01 09:30, or none", "due WHEN)")
+    #expect(!card.screen(of: "w").contains("…"), "\(card.screen(of: "w"))")
+  }
 }
