@@ -47,7 +47,10 @@ enum BoardRendering {
     lines.append("")
     var footer = "people: " + (board.people.isEmpty ? "nobody yet" : board.people.joined(separator: ", "))
     if board.archived > 0 { footer += " · \(board.archived) archived" }
-    if let editor = board.lastEditor { footer += " · last change by \(editor) (they can `undo` it)" }
+    if let editor = board.lastEditor {
+      // Said to the person it concerns: their own change is theirs to undo.
+      footer += editor == context.user ? " · the last change is yours (`undo` takes it back)" : " · last change by \(editor) (they can `undo` it)"
+    }
     lines.append(" " + palette.dim(TextFit.cut(footer, width - 1)))
     return lines
   }

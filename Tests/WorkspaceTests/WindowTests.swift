@@ -152,6 +152,13 @@ import Testing
     #expect(lines.contains { $0.contains("@bob") })
     #expect(lines.allSatisfy { $0.count <= 90 })
     #expect(lines.last?.contains("people: alice, bob") == true)
+    // Whose the last change is, said to the person it concerns.
+    let editedBy = board.applying(.label(id: 1, label: "bug"), by: "alice")
+    let seenBy = { (user: String) in
+      BoardRendering.lines(BoardView(Workspace.State(board: editedBy)), RenderContext(width: 120, user: user), palette: .plain).last ?? ""
+    }
+    #expect(seenBy("alice").contains("the last change is yours (`undo` takes it back)"), "\(seenBy("alice"))")
+    #expect(seenBy("bob").contains("last change by alice (they can `undo` it)"), "\(seenBy("bob"))")
     // With colour, the same text, styled.
     let coloured = BoardRendering.lines(BoardView(state), RenderContext(width: 90), palette: Palette(enabled: true))
     #expect(coloured.joined().contains("\u{1B}["))
