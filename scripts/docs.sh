@@ -40,6 +40,8 @@ swift package --disable-sandbox --allow-writing-to-directory "$output" generate-
   --transform-for-static-hosting --output-path "$output" "${strict[@]}"
 
 # DocC itself does not ask that every declaration be documented: the symbol graphs it read say.
-graphs="$(swift build --show-bin-path)/../extracted-symbols/main"
+# The plugin files them under the package's identity: its directory's name, in lower case ("main"
+# here, the clone's name in CI).
+graphs="$(swift build --show-bin-path)/../extracted-symbols/$(basename "$PWD" | tr '[:upper:]' '[:lower:]')"
 python3 scripts/doc_coverage.py --graphs "$graphs" "${modules[@]}"
 echo "API documentation of ${#modules[@]} modules in $output: open $output/documentation/concord/index.html through a web server"
