@@ -6,7 +6,7 @@
 /// ```swift
 /// InertText.shown("esc\u{1B}[31mred")   // "esc␛[31mred": one cell for the escape, as a sign
 /// InertText.shown("two\nlines")         // "two␊lines"
-/// InertText.controls(in: "fine")        // []
+/// InertText.firstControl(in: "fine")    // nil
 /// ```
 public enum InertText {
   /// Whether `scalar` would act on a terminal rather than be drawn: C0 controls, DEL, C1
@@ -19,9 +19,16 @@ public enum InertText {
     }
   }
 
-  /// The control characters of `text`, in order.
-  public static func controls(in text: String) -> [Unicode.Scalar] {
-    text.unicodeScalars.filter(isControl)
+  /// The first control character of `text` but those `allowed`, nil when there is none: what
+  /// the daemon asks of every text of every action, so text without any costs a scan of its
+  /// bytes and no allocation.
+  ///
+  /// - Parameters:
+  ///   - text: the text.
+  ///   - allowed: controls the text may hold (a description's newlines and tabs).
+  public static func firstControl(in text: String, allowing allowed: Set<Unicode.Scalar> = []) -> Unicode.Scalar? {
+    guard holdsControls(text) else { return nil }
+    return text.unicodeScalars.first { isControl($0) && !allowed.contains($0) }
   }
 
   /// Whether `text` holds a control character: found by its bytes first, as most text has

@@ -21,12 +21,14 @@ extension JSONValue {
     }
   }
 
+  /// Made once something is known to need it: every string through ``InertText/shown(_:)``,
+  /// which returns one without controls as it is (no second scan of each subtree).
   private var inertCopy: JSONValue {
     switch self {
     case let .string(text): .string(InertText.shown(text))
-    case let .array(elements): .array(elements.map { $0.holdsControls ? $0.inertCopy : $0 })
+    case let .array(elements): .array(elements.map(\.inertCopy))
     case let .object(members):
-      .object(Dictionary(members.map { (InertText.shown($0.key), $0.value.holdsControls ? $0.value.inertCopy : $0.value) }, uniquingKeysWith: { first, _ in first }))
+      .object(Dictionary(members.map { (InertText.shown($0.key), $0.value.inertCopy) }, uniquingKeysWith: { first, _ in first }))
     default: self
     }
   }

@@ -65,7 +65,7 @@ extension Workspace {
   /// `characters` characters. Windows draw controls as signs whatever an older entry holds
   /// (``InertText``); this keeps new ones out.
   private static func admissionProblem(_ text: String, _ what: String, characters: Int, keepsLines: Bool = false) -> String? {
-    if let control = InertText.controls(in: text).first(where: { !keepsLines || ($0 != "\n" && $0 != "\t") }) {
+    if let control = InertText.firstControl(in: text, allowing: keepsLines ? ["\n", "\t"] : []) {
       return "\(what) cannot hold control characters (it has \(InertText.name(of: control))): they would act on the terminals of everyone who sees it"
     }
     let bytes = text.utf8.count

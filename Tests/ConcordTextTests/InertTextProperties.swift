@@ -50,6 +50,10 @@ import Testing
         #expect(Array(shown.utf8) == Array(text.utf8), "seed \(seed): changed text without controls")
       }
       #expect(InertText.holdsControls(text) == text.unicodeScalars.contains(where: Self.acts), "seed \(seed)")
+      #expect(InertText.firstControl(in: text) == text.unicodeScalars.first(where: Self.acts), "seed \(seed)")
+      #expect(
+        InertText.firstControl(in: text, allowing: ["\n", "\t"]) == text.unicodeScalars.first { Self.acts($0) && $0 != "\n" && $0 != "\t" },
+        "seed \(seed)")
     }
   }
 }
