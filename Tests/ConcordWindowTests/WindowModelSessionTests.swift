@@ -141,6 +141,17 @@ import Testing
     #expect(!story.screen.contains("refused on replay"))
     story.type("/dismiss")
     #expect(story.screen.contains("nothing to dismiss"))
+
+    // `/dismiss all` puts every refusal away at once, up to the newest.
+    story.view.refusedOnResend = refused
+    story.tell([])
+    story.type("/dismiss all")
+    #expect(story.lastCommand == .dismissRefused(upTo: 4))
+    #expect(story.screen.contains("dismissed 2 refusals"))
+    story.view.refusedOnResend = []
+    story.tell([])
+    story.type("/dismiss all")
+    #expect(story.screen.contains("nothing to dismiss"))
   }
 
   @Test func aLogThatDoesNotCarryOnSaysWhatToDoAndARolledBackOneKeepsTheWindowAway() {
